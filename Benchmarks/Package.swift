@@ -1,0 +1,36 @@
+// swift-tools-version: 6.1
+// Benchmarks for nearby's hot paths (package-benchmark): throughput and mallocs per sample /
+// per notification. Run: `make benchmarks` (or `cd Benchmarks && swift package benchmark`).
+
+import PackageDescription
+
+let package = Package(
+    name: "nearby-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "nearby", path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "RangingBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Ranging", package: "nearby"),
+            ],
+            path: "Benchmarks/RangingBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "UCIBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "UCI", package: "nearby"),
+                .product(name: "Ranging", package: "nearby"),
+            ],
+            path: "Benchmarks/UCIBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,68 @@
+# nearby: every set-up step lives here, so a fresh Debian 12 clone needs only `make demo` or
+# `make test`. Works as root (CI) or with sudo.
+
+SWIFT        ?= swift
+PYTHON       ?= python3
+VENV         := .build/venv
+VENV_STAMP   := $(VENV)/.installed
+REQUIREMENTS := Tests/Peers/requirements.txt
+APT_PACKAGES := pkg-config libusb-1.0-0-dev libbluetooth-dev umockdev gir1.2-umockdev-1.0 \
+                python3-gi python3-venv usbutils
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SWIFT_FLAGS  ?=
+
+.PHONY: all deps apt venv build release test demo bench benchmarks clean help
+
+all: build
+
+help:
+	@echo "make demo        install what is missing, build, run nearby on the built-in simulator"
+	@echo "make test        install what is missing, build, run every test"
+	@echo "make build       debug build (.build/debug/nearby)"
+	@echo "make release     release build (.build/release/nearby)"
+	@echo "make benchmarks  run Benchmarks/ (package-benchmark: throughput and mallocs)"
+
+## Installation of what is missing ------------------------------------------------------------
+
+deps: apt venv
+
+# Installs only the Debian packages that are not installed yet (no network needed otherwise).
+apt:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+# The test peers' Python tools (Bumble), pinned, in a venv inside the build tree.
+venv: $(VENV_STAMP)
+
+$(VENV_STAMP): $(REQUIREMENTS)
+	@mkdir -p .build
+	@[ -x $(VENV)/bin/python ] || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r $(REQUIREMENTS)
+	@touch $@
+
+## Build, test, run -----------------------------------------------------------------------------
+
+build: apt
+	$(SWIFT) build $(SWIFT_FLAGS)
+
+release: apt
+	$(SWIFT) build -c release $(SWIFT_FLAGS)
+
+test: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+
+demo: deps release
+	.build/release/nearby bench data/hanyang/static/los_h100_2m.csv data/hanyang/dynamic/los_A_case1_A5.csv
+
+benchmarks bench: apt
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+clean:
+	rm -rf .build Benchmarks/.build

@@ -1,0 +1,112 @@
+// swift-tools-version: 6.1
+// The nearby package: a UWB nearby-interaction ranging engine for Linux.
+// Layout and rules: DEVELOPERS.md.
+
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
+let package = Package(
+    name: "nearby",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "nearby", targets: ["nearby"]),
+        .library(name: "Ranging", targets: ["Ranging"]),
+        .library(name: "UCI", targets: ["UCI"]),
+        .library(name: "UWBDevice", targets: ["UWBDevice"]),
+        .library(name: "LowEnergy", targets: ["LowEnergy"]),
+        .library(name: "Accessories", targets: ["Accessories"]),
+        .library(name: "NearbyInteraction", targets: ["NearbyInteraction"]),
+        .library(name: "Simulation", targets: ["Simulation"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+    ],
+    targets: [
+        // C system libraries: module map + shim.h only.
+        .systemLibrary(
+            name: "CLibUSB", pkgConfig: "libusb-1.0",
+            providers: [.apt(["libusb-1.0-0-dev"])]),
+        .systemLibrary(
+            name: "CBluetooth", pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]),
+
+        // Pure modules: no I/O, no Foundation, no C modules.
+        .target(name: "Ranging", swiftSettings: swiftSettings),
+        .target(name: "UCI", dependencies: ["Ranging"], swiftSettings: swiftSettings),
+
+        // Shared helpers for the I/O modules.
+        .target(name: "NearbySupport", swiftSettings: swiftSettings),
+
+        // I/O modules.
+        .target(
+            name: "UWBDevice",
+            dependencies: ["UCI", "Ranging", "CLibUSB", "NearbySupport", logging],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "LowEnergy",
+            dependencies: ["CBluetooth", "NearbySupport", logging],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "Accessories",
+            dependencies: ["LowEnergy", "NearbySupport", logging],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "NearbyInteraction",
+            dependencies: [
+                "Ranging", "UCI", "UWBDevice", "LowEnergy", "Accessories", "NearbySupport", logging,
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "Simulation",
+            dependencies: ["Ranging", "UCI", "UWBDevice", "LowEnergy", "NearbyInteraction", "NearbySupport", logging],
+            swiftSettings: swiftSettings),
+
+        // The CLI: parses, wires, prints.
+        .executableTarget(
+            name: "nearby",
+            dependencies: [
+                "Ranging", "UCI", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
+                "Simulation", "NearbySupport", logging,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            swiftSettings: swiftSettings),
+
+        // Helpers for tests: package paths, child processes (peers), free ports.
+        .target(name: "NearbyTestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+
+        // Tests (Swift Testing).
+        .testTarget(name: "RangingTests", dependencies: ["NearbyTestSupport", "Ranging"], swiftSettings: swiftSettings),
+        .testTarget(name: "UCITests", dependencies: ["NearbyTestSupport", "UCI", "Ranging"], swiftSettings: swiftSettings),
+        .testTarget(name: "NearbySupportTests", dependencies: ["NearbySupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "UWBDeviceTests", dependencies: ["NearbyTestSupport", "UWBDevice", "UCI", "Simulation", "NearbySupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LowEnergyTests", dependencies: ["NearbyTestSupport", "LowEnergy", "NearbySupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AccessoriesTests", dependencies: ["NearbyTestSupport", "Accessories", "LowEnergy", "NearbySupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NearbyInteractionTests",
+            dependencies: ["NearbyTestSupport", "NearbyInteraction", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy", "NearbySupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SimulationTests", dependencies: ["NearbyTestSupport", "Simulation", "UCI", "UWBDevice", "Ranging"],
+            swiftSettings: swiftSettings),
+        // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
+        .testTarget(
+            name: "NearbyCLITests", dependencies: ["NearbyTestSupport", "nearby", "NearbySupport"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

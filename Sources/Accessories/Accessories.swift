@@ -1,0 +1,1 @@
+// Accessories: discovery descriptors, the picker model and the store of set-up accessories.

@@ -1,0 +1,1 @@
+// NearbyInteraction: the NI accessory protocol codec, session orchestration and retry policy.

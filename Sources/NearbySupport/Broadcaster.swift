@@ -1,0 +1,65 @@
+import Synchronization
+
+/// Fans one stream of events out to any number of subscribers, each an `AsyncStream`.
+///
+/// Used for device notifications, connection events and store changes: producers call
+/// ``yield(_:)`` from any thread; every subscriber sees every event from the moment it
+/// subscribed. A subscriber that stops iterating is removed automatically. A slow subscriber
+/// buffers up to its `bufferingNewest` limit and then drops its oldest events (never blocks the
+/// producer).
+public final class Broadcaster<Element: Sendable>: Sendable {
+    private struct State {
+        var subscribers: [UInt64: AsyncStream<Element>.Continuation] = [:]
+        var nextID: UInt64 = 0
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    private let defaultLimit: Int
+
+    /// Creates a broadcaster.
+    /// - Parameter bufferingNewest: per-subscriber buffer size (events) when it does not keep up.
+    public init(bufferingNewest: Int = 1024) {
+        self.defaultLimit = bufferingNewest
+    }
+
+    /// Subscribes to events from now on. The stream ends when ``finish()`` is called.
+    public func subscribe(bufferingNewest limit: Int? = nil) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(
+            bufferingPolicy: .bufferingNewest(limit ?? defaultLimit))
+        let id: UInt64? = state.withLock { state in
+            if state.finished { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.subscribers[id] = continuation
+            return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Number of live subscribers.
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Delivers `element` to every current subscriber.
+    public func yield(_ element: Element) {
+        let targets = state.withLock { Array($0.subscribers.values) }
+        for continuation in targets { continuation.yield(element) }
+    }
+
+    /// Ends every subscriber's stream; later subscribers get an empty stream.
+    public func finish() {
+        let targets = state.withLock { state -> [AsyncStream<Element>.Continuation] in
+            state.finished = true
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for continuation in targets { continuation.finish() }
+    }
+}

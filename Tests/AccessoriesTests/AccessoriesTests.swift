@@ -1,0 +1,2 @@
+// Tests for Accessories.
+import Testing

@@ -1,0 +1,2 @@
+// Tests for LowEnergy.
+import Testing

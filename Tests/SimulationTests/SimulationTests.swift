@@ -1,0 +1,2 @@
+// Tests for Simulation.
+import Testing

@@ -1,0 +1,147 @@
+public import Foundation
+import Synchronization
+
+/// A child process for tests: a peer (Bumble, umockdev emulator) or the `nearby` executable.
+///
+/// Captures stdout and stderr, can wait for a line, and is terminated (SIGTERM, then SIGKILL) when
+/// the test ends. Each test starts its own peer on its own port.
+public final class ChildProcess: @unchecked Sendable {
+    private let process = Process()
+    private let output = OutputBuffer()
+    private let outPipe = Pipe()
+    private let errPipe = Pipe()
+    /// The command line, for messages.
+    public let commandLine: String
+
+    /// Starts `executable` with `arguments`; `environment` entries are added to this process's.
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                currentDirectory: URL? = nil) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        commandLine = ([executable.path] + arguments).joined(separator: " ")
+        outPipe.fileHandleForReading.readabilityHandler = { [output] handle in
+            let data = handle.availableData
+            output.state.withLock { $0.stdout.append(contentsOf: data) }
+        }
+        errPipe.fileHandleForReading.readabilityHandler = { [output] handle in
+            let data = handle.availableData
+            output.state.withLock { $0.stderr.append(contentsOf: data) }
+        }
+        try process.run()
+    }
+
+    /// Everything the process wrote to stdout so far.
+    public var stdout: String { output.state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+    /// Everything the process wrote to stderr so far.
+    public var stderr: String { output.state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    /// The process identifier.
+    public var pid: Int32 { process.processIdentifier }
+    /// `true` while the process runs.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Waits until stdout or stderr contains `text`.
+    /// - Throws: if the process exits first or `timeout` passes; the message holds its output.
+    public func waitForOutput(_ text: String, timeout: Duration = .seconds(20)) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if stdout.contains(text) || stderr.contains(text) { return }
+            if !process.isRunning {
+                try? await Task.sleep(for: .milliseconds(50))
+                if stdout.contains(text) || stderr.contains(text) { return }
+                throw ChildProcessError("\(commandLine) exited (status \(process.terminationStatus)) before printing \"\(text)\"\nstdout:\n\(stdout)\nstderr:\n\(stderr)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw ChildProcessError("\(commandLine) did not print \"\(text)\" within \(timeout)\nstdout:\n\(stdout)\nstderr:\n\(stderr)")
+    }
+
+    /// Waits for the process to exit and returns its status.
+    /// - Throws: if it runs longer than `timeout` (it is then killed).
+    @discardableResult
+    public func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while process.isRunning {
+            if clock.now >= deadline {
+                terminate()
+                throw ChildProcessError("\(commandLine) still running after \(timeout); killed\nstdout:\n\(stdout)\nstderr:\n\(stderr)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Let the readability handlers drain the pipes.
+        drain()
+        return process.terminationStatus
+    }
+
+    private func drain() {
+        outPipe.fileHandleForReading.readabilityHandler = nil
+        errPipe.fileHandleForReading.readabilityHandler = nil
+        let restOut = (try? outPipe.fileHandleForReading.readToEnd()) ?? nil
+        let restErr = (try? errPipe.fileHandleForReading.readToEnd()) ?? nil
+        output.state.withLock {
+            if let restOut { $0.stdout.append(contentsOf: restOut) }
+            if let restErr { $0.stderr.append(contentsOf: restErr) }
+        }
+    }
+
+    /// Sends SIGTERM, waits up to 2 s, then SIGKILL.
+    public func terminate() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Sends a signal (e.g. SIGINT to let a CLI shut down cleanly).
+    public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    deinit { terminate() }
+
+    /// Runs a command to completion and returns (status, stdout, stderr).
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                           timeout: Duration = .seconds(60)) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try ChildProcess(executable, arguments, environment: environment)
+        let status = try await child.waitForExit(timeout: timeout)
+        return (status, child.stdout, child.stderr)
+    }
+}
+
+final class OutputBuffer: Sendable {
+    let state = Mutex<(stdout: [UInt8], stderr: [UInt8])>(([], []))
+}
+
+/// A child process misbehaved; the message carries its output.
+public struct ChildProcessError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A TCP port that was free a moment ago on 127.0.0.1.
+public func freeTCPPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw ChildProcessError("socket() failed") }
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = 0
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+    }
+    guard bound == 0 else { throw ChildProcessError("bind() failed") }
+    _ = withUnsafeMutablePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+    }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}

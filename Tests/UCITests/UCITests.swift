@@ -1,0 +1,2 @@
+// Tests for UCI.
+import Testing

@@ -1,0 +1,2 @@
+// Tests for UWBDevice.
+import Testing
