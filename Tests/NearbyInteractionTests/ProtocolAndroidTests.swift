@@ -4,9 +4,9 @@ import Testing
 /// The Android variant (0xA5, big-endian UwbDeviceConfigData / UwbPhoneConfigData), both ways.
 @Suite struct ProtocolAndroidTests {
     /// spec 0x0100.0x0000, chip 0x0102, fw 0x0304, mw 0x050607, profiles 1-3, roles both, MAC 0x1A2B.
-    static let deviceBytes = bytes("01 00 | 00 00 | 01 02 | 03 04 | 05 06 07 | 00 00 00 0e | 03 | 1a 2b")
+    static let deviceBytes = niBytes("01 00 | 00 00 | 01 02 | 03 04 | 05 06 07 | 00 00 00 0e | 03 | 1a 2b")
     /// spec 0x0100.0x0000, session 0x11223344, preamble 10, channel 9, profile 1, accessory controlee, MAC 0x3C4D.
-    static let phoneBytes = bytes("01 00 | 00 00 | 11 22 33 44 | 0a | 09 | 01 | 02 | 3c 4d")
+    static let phoneBytes = niBytes("01 00 | 00 00 | 11 22 33 44 | 0a | 09 | 01 | 02 | 3c 4d")
 
     @Test func initializeIsA5() throws {
         #expect(NIMessage.androidInitialize.encoded() == [0xA5])
@@ -56,10 +56,10 @@ import Testing
             androidAnswer?.description
                 == "message 0x01 accessoryConfigurationData: a 18-byte payload is the android form of accessoryConfigurationData, but this exchange speaks the apple dialect (the app sent 0x0A initialize); decode with dialect .android or nil to accept both"
         )
-        let appleAnswer = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: tv1, dialect: .android) }
+        let appleAnswer = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: niTV1, dialect: .android) }
         #expect(appleAnswer?.reason == .dialectMismatch(expected: .android, found: .apple, payloadLength: 37))
 
-        let applePhone = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: [0x0B] + tv2, dialect: .android) }
+        let applePhone = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: [0x0B] + niTV2, dialect: .android) }
         #expect(applePhone?.reason == .dialectMismatch(expected: .android, found: .apple, payloadLength: 30))
         let androidPhone = #expect(throws: NIProtocolError.self) {
             try NIMessage(decoding: [0x0B] + Self.phoneBytes, dialect: .apple)

@@ -6,7 +6,7 @@ import Testing
     static let interestingIDs: [UInt8] = [0x01, 0x02, 0x03, 0x0A, 0x0B, 0x0C, 0x20, 0x21, 0x2F, 0xA5]
 
     @Test func randomBytesNeverCrashAndDecodedMessagesRoundTrip() {
-        var random = TestRandom(seed: 0x5EED_0001)
+        var random = NITestRandom(seed: 0x5EED_0001)
         var decodedCount = 0
         var failures: [String] = []
         for iteration in 0..<30_000 {
@@ -34,7 +34,7 @@ import Testing
     /// Random payloads of exactly the well-formed lengths, with the length bytes set, so that many
     /// of them parse: each one that parses must re-encode byte-exact (nothing is lost).
     @Test func wellFramedRandomPayloadsRoundTrip() {
-        var random = TestRandom(seed: 0x5EED_0002)
+        var random = NITestRandom(seed: 0x5EED_0002)
         var parsed = [String: Int]()
         var failures: [String] = []
         for _ in 0..<20_000 {

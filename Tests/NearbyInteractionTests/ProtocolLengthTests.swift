@@ -5,14 +5,14 @@ import Testing
 @Suite struct ProtocolLengthTests {
     @Test func everyInvalidUWBConfigDataLengthIsNamed() throws {
         for length in 0...255 where ![19, 21, 32].contains(length) {
-            var message = tv1
+            var message = niTV1
             message[16] = UInt8(length)
             let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: message, dialect: .apple) }
             #expect(error?.field == "uwbConfigDataLength")
             #expect(error?.reason == .invalidLength(value: length, allowed: "19 (v1.0), 21 (v1.1), 32 (v2.0)"))
             #expect(error?.messageID == .accessoryConfigurationData)
         }
-        var message = tv1
+        var message = niTV1
         message[16] = 20
         let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: message, dialect: .apple) }
         #expect(
@@ -23,7 +23,7 @@ import Testing
 
     @Test func everyInvalidShareableLengthIsNamed() throws {
         for length in 0...255 where ![23, 25, 30].contains(length) {
-            var payload = tv2
+            var payload = niTV2
             payload[4] = UInt8(length)
             let error = #expect(throws: NIProtocolError.self) { try ShareableConfigurationData(bytes: payload) }
             #expect(error?.field == "shareableDataLength")
@@ -43,13 +43,13 @@ import Testing
     /// Every proper prefix of a valid message fails with `truncated` (or `emptyMessage`), in the
     /// message's own dialect; every prefix also fails with automatic detection.
     @Test(arguments: [
-        ("TV-1", tv1, NIDialect.apple),
-        ("TV-2", [0x0B] + tv2, .apple),
+        ("TV-1", niTV1, NIDialect.apple),
+        ("TV-2", [0x0B] + niTV2, .apple),
         ("ACD 2.0", ProtocolLengthTests.acdVersion2Message, .apple),
         ("shareable 2.0", ProtocolLengthTests.shareableVersion2Message, .apple),
         ("Android device", [0x01] + ProtocolAndroidTests.deviceBytes, .android),
         ("Android phone", [0x0B] + ProtocolAndroidTests.phoneBytes, .android),
-        ("iOSNotify", bytes("2f 07 1e 43 6c 6f 73 65"), .apple),
+        ("iOSNotify", niBytes("2f 07 1e 43 6c 6f 73 65"), .apple),
     ])
     func truncationAtEveryOffset(name: String, message: [UInt8], dialect: NIDialect) throws {
         #expect(try NIMessage(decoding: message, dialect: dialect).encoded() == message, "\(name) must decode whole")
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func truncationMessageNamesTheNeededLengthAndMTU() throws {
-        let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: Array(tv1.prefix(21)), dialect: .apple) }
+        let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: Array(niTV1.prefix(21)), dialect: .apple) }
         #expect(
             error?.description
                 == "message 0x01 accessoryConfigurationData: truncated: accessoryConfigurationData needs 37 bytes, got 20; a BLE write or notification carries at most ATT_MTU - 3 bytes, so the link needs ATT_MTU >= 41 for this message"
@@ -108,5 +108,5 @@ import Testing
     }()
 
     static let shareableVersion2Message: [UInt8] =
-        [0x0B] + bytes("02 00 00 00 | 1e | \(ProtocolVersionTests.shareableCommon) | 19 00 | 04 03 02 01 | 01")
+        [0x0B] + niBytes("02 00 00 00 | 1e | \(ProtocolVersionTests.shareableCommon) | 19 00 | 04 03 02 01 | 01")
 }

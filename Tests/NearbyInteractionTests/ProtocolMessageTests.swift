@@ -40,9 +40,9 @@ import Testing
 
     @Test func iOSNotifyBothWays() throws {
         let notification = try AccessoryNotification(distanceCentimetres: 30, text: "Close")
-        #expect(notification.encoded() == bytes("07 1e 43 6c 6f 73 65"))
-        #expect(NIMessage.iOSNotify(notification).encoded() == bytes("2f 07 1e 43 6c 6f 73 65"))
-        let decoded = try NIMessage(decoding: bytes("2f 07 1e 43 6c 6f 73 65"))
+        #expect(notification.encoded() == niBytes("07 1e 43 6c 6f 73 65"))
+        #expect(NIMessage.iOSNotify(notification).encoded() == niBytes("2f 07 1e 43 6c 6f 73 65"))
+        let decoded = try NIMessage(decoding: niBytes("2f 07 1e 43 6c 6f 73 65"))
         #expect(decoded == .iOSNotify(notification))
         #expect(notification.text == "Close")
         #expect(notification.description == "30 cm \"Close\"")
@@ -63,7 +63,7 @@ import Testing
 
     @Test func automaticDetectionTellsACutAppleACDFromAndroidData() throws {
         // 18 bytes of ACD whose byte 15 announces 21: an Apple ACD cut short, not Android data.
-        let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: Array(tv1.prefix(19))) }
+        let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: Array(niTV1.prefix(19))) }
         #expect(error?.reason == .truncated(needed: 37, got: 18, isExact: true))
         #expect(error?.structure == "accessoryConfigurationData")
     }

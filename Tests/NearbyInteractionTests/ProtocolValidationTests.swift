@@ -41,14 +41,14 @@ import Testing
             (11, 8, "preambleCodeIndex"), (11, 13, "preambleCodeIndex"), (12, 6, "channel"), (12, 0, "channel"),
         ]
         for item in cases {
-            var raw = tv2
+            var raw = niTV2
             raw[item.offset] = item.value
             let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: [0x0B] + raw, dialect: .apple) }
             #expect(error?.field == item.field)
             #expect(error?.messageID == .configureAndStart)
         }
         for (offset, field) in [(13, "slotsPerRound"), (15, "slotDurationRSTU"), (17, "rangingIntervalMS")] {
-            var raw = tv2
+            var raw = niTV2
             raw[offset] = 0
             raw[offset + 1] = 0
             let error = #expect(throws: NIProtocolError.self) { try ShareableConfigurationData(bytes: raw) }
@@ -59,13 +59,13 @@ import Testing
 
     @Test func rangingRoleMustBeZeroOrOne() throws {
         for role: UInt8 in [2, 3, 0x7F, 0xFF] {
-            var message = tv1
+            var message = niTV1
             message[33] = role
             let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: message, dialect: .apple) }
             #expect(error?.field == "rangingRole")
             #expect(error?.reason == .outOfRange(value: Int(role), allowed: "0 (responder) or 1 (initiator)"))
         }
-        var responder = tv1
+        var responder = niTV1
         responder[33] = 0
         guard case let .accessoryConfigurationData(acd) = try NIMessage(decoding: responder) else {
             Issue.record("expected an ACD")
@@ -99,7 +99,7 @@ import Testing
         }
         #expect(reserved?.reason == .invalidLength(value: 2, allowed: "10 (bytes)"))
         // Non-zero reserved bytes received are kept and re-encoded.
-        var message = tv1
+        var message = niTV1
         message[6] = 0xAB
         guard case let .accessoryConfigurationData(acd) = try NIMessage(decoding: message) else {
             Issue.record("expected an ACD")

@@ -4,7 +4,7 @@ import Testing
 /// The reference's test vectors TV-1 and TV-2, byte-exact in both directions.
 @Suite struct ProtocolVectorTests {
     @Test func tv1DecodesToTheReferenceValues() throws {
-        let message = try NIMessage(decoding: tv1, dialect: .apple)
+        let message = try NIMessage(decoding: niTV1, dialect: .apple)
         guard case let .accessoryConfigurationData(acd) = message else {
             Issue.record("expected accessoryConfigurationData, got \(message)")
             return
@@ -28,7 +28,7 @@ import Testing
         #expect(message.sender == .accessory)
         #expect(message.dialect == .apple)
         // Automatic dialect detection picks the same.
-        #expect(try NIMessage(decoding: tv1) == message)
+        #expect(try NIMessage(decoding: niTV1) == message)
     }
 
     @Test func tv1IsBuiltByteExactFromItsValues() throws {
@@ -36,12 +36,12 @@ import Testing
             manufacturerID: 0x0003_F53F, modelID: 0x0BB8, middlewareVersion: 0x0101_0000,
             rangingRole: .initiator, deviceAddress: 0x0012, maxClockDriftPPM: 25)
         let acd = try AccessoryConfigurationData(uwbConfiguration: uwb)
-        #expect(NIMessage.accessoryConfigurationData(acd).encoded() == tv1)
-        #expect(acd.encoded() == Array(tv1.dropFirst()))
+        #expect(NIMessage.accessoryConfigurationData(acd).encoded() == niTV1)
+        #expect(acd.encoded() == Array(niTV1.dropFirst()))
     }
 
     @Test func tv2DecodesToTheReferenceValues() throws {
-        let shareable = try ShareableConfigurationData(bytes: tv2)
+        let shareable = try ShareableConfigurationData(bytes: niTV2)
         #expect(shareable.version == .v1_1)
         #expect(shareable.specVersion == .v1_1)
         #expect(shareable.countryCode.description == "EU")
@@ -54,24 +54,24 @@ import Testing
         #expect(shareable.slotDurationMilliseconds == 3)
         #expect(shareable.rangingIntervalMS == 198)
         #expect(shareable.rangingRoundControl == 0x03)
-        #expect(shareable.staticSTSIV == bytes("39 7b 28 d4 b8 d7"))
+        #expect(shareable.staticSTSIV == niBytes("39 7b 28 d4 b8 d7"))
         #expect(shareable.phoneAddress == 0xB487)
         #expect(shareable.phoneMaxClockDriftPPM == 100)
         #expect(shareable.hopping == nil)
         #expect(shareable.byteCount == 30)
 
-        let message = try NIMessage(decoding: [0x0B] + tv2, dialect: .apple)
+        let message = try NIMessage(decoding: [0x0B] + niTV2, dialect: .apple)
         #expect(message == .configureAndStart(shareable))
         #expect(message.sender == .app)
-        #expect(try NIMessage(decoding: [0x0B] + tv2) == message)
+        #expect(try NIMessage(decoding: [0x0B] + niTV2) == message)
     }
 
     @Test func tv2IsBuiltByteExactFromItsValues() throws {
         let shareable = try ShareableConfigurationData(
             countryCode: RegulatoryCountryCode("EU"), sessionID: 24488, preambleCodeIndex: 11, channel: 9,
             slotsPerRound: 6, slotDurationRSTU: 3600, rangingIntervalMS: 198, rangingRoundControl: 0x03,
-            staticSTSIV: bytes("39 7b 28 d4 b8 d7"), phoneAddress: 0xB487, phoneMaxClockDriftPPM: 100)
-        #expect(shareable.encoded() == tv2)
-        #expect(NIMessage.configureAndStart(shareable).encoded() == [0x0B] + tv2)
+            staticSTSIV: niBytes("39 7b 28 d4 b8 d7"), phoneAddress: 0xB487, phoneMaxClockDriftPPM: 100)
+        #expect(shareable.encoded() == niTV2)
+        #expect(NIMessage.configureAndStart(shareable).encoded() == [0x0B] + niTV2)
     }
 }

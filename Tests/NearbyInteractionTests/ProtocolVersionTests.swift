@@ -24,7 +24,7 @@ import Testing
     ])
     func uwbConfigurationDataLayouts(version: ConfigurationDataVersion, expected: String) throws {
         let uwb = try Self.uwb(version)
-        let expectedBytes = bytes(expected)
+        let expectedBytes = niBytes(expected)
         #expect(uwb.version == version)
         #expect(uwb.specVersion == version.specVersion)
         #expect(uwb.byteCount == UWBConfigurationData.byteCount(of: version))
@@ -34,7 +34,7 @@ import Testing
         // Inside an ACD and a 0x01 message: 16-byte header, length byte = n.
         let acd = try AccessoryConfigurationData(preferredUpdateRate: .userInteractive, uwbConfiguration: uwb)
         let message = NIMessage.accessoryConfigurationData(acd).encoded()
-        #expect(message == bytes("01 | 01 00 00 00 | 14 | 00 00 00 00 00 00 00 00 00 00") + [UInt8(expectedBytes.count)] + expectedBytes)
+        #expect(message == niBytes("01 | 01 00 00 00 | 14 | 00 00 00 00 00 00 00 00 00 00") + [UInt8(expectedBytes.count)] + expectedBytes)
         #expect(message.count == [ConfigurationDataVersion.v1_0: 36, .v1_1: 38, .v2_0: 49][version])
         #expect(try NIMessage(decoding: message, dialect: .apple) == .accessoryConfigurationData(acd))
         #expect(try NIMessage(decoding: message) == .accessoryConfigurationData(acd))
@@ -42,7 +42,7 @@ import Testing
 
     @Test func uwbConfigurationDataKeepsAMismatchingSpecVersion() throws {
         // Layout 1.0 (19 bytes) that claims spec 1.1: kept as sent.
-        let raw = bytes("01 00 01 00 | \(Self.uwbCommon)")
+        let raw = niBytes("01 00 01 00 | \(Self.uwbCommon)")
         let uwb = try UWBConfigurationData(bytes: raw)
         #expect(uwb.version == .v1_0)
         #expect(uwb.specVersion == .v1_1)
@@ -63,7 +63,7 @@ import Testing
             staticSTSIV: [1, 2, 3, 4, 5, 6], phoneAddress: 0x1234,
             phoneMaxClockDriftPPM: version >= .v1_1 ? 25 : nil,
             hopping: version == .v2_0 ? .init(hoppingMode: 1, reserved: 0x0102_0304) : nil)
-        let expectedBytes = bytes(expected)
+        let expectedBytes = niBytes(expected)
         #expect(shareable.version == version)
         #expect(shareable.byteCount == [ConfigurationDataVersion.v1_0: 28, .v1_1: 30, .v2_0: 35][version])
         #expect(shareable.encoded() == expectedBytes)
