@@ -59,7 +59,9 @@ import Testing
         let appleAnswer = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: niTV1, dialect: .android) }
         #expect(appleAnswer?.reason == .dialectMismatch(expected: .android, found: .apple, payloadLength: 37))
 
-        let applePhone = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: [0x0B] + niTV2, dialect: .android) }
+        let applePhone = #expect(throws: NIProtocolError.self) {
+            try NIMessage(decoding: [0x0B] + niTV2, dialect: .android)
+        }
         #expect(applePhone?.reason == .dialectMismatch(expected: .android, found: .apple, payloadLength: 30))
         let androidPhone = #expect(throws: NIProtocolError.self) {
             try NIMessage(decoding: [0x0B] + Self.phoneBytes, dialect: .apple)
@@ -73,7 +75,8 @@ import Testing
             raw[15] = roles
             let error = #expect(throws: NIProtocolError.self) { try UWBDeviceConfigData(bytes: raw) }
             #expect(error?.field == "rangingRoles")
-            #expect(error?.reason == .outOfRange(value: Int(roles), allowed: "1 (controller), 2 (controlee) or 3 (both)"))
+            #expect(
+                error?.reason == .outOfRange(value: Int(roles), allowed: "1 (controller), 2 (controlee) or 3 (both)"))
         }
         let tooBig = #expect(throws: NIProtocolError.self) {
             try UWBDeviceConfigData(
@@ -81,7 +84,9 @@ import Testing
                 supportedRoles: .controller, deviceAddress: 0)
         }
         #expect(tooBig?.field == "middlewareVersion")
-        #expect(tooBig?.description == "UwbDeviceConfigData: middlewareVersion 16777216 is out of range, expected 0...16777215 (3 bytes)")
+        #expect(
+            tooBig?.description
+                == "UwbDeviceConfigData: middlewareVersion 16777216 is out of range, expected 0...16777215 (3 bytes)")
     }
 
     @Test func phoneConfigRangesAreEnforced() throws {
@@ -107,7 +112,8 @@ import Testing
         #expect(try UWBPhoneConfigData(bytes: hprf).preambleCodeIndex == 25)
         #expect(throws: NIProtocolError.self) {
             try UWBPhoneConfigData(
-                sessionID: 1, preambleCodeIndex: 10, channel: 9, profileID: 1, accessoryRole: [.controller, .controlee],
+                sessionID: 1, preambleCodeIndex: 10, channel: 9, profileID: 1,
+                accessoryRole: [.controller, .controlee],
                 phoneAddress: 1)
         }
     }

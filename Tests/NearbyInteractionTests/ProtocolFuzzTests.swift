@@ -76,7 +76,10 @@ import Testing
                     }
                 } catch {
                     // Only zero slot counts / durations / intervals may still be rejected.
-                    if name != "shareable" || error.field.map({ !["slotsPerRound", "slotDurationRSTU", "rangingIntervalMS"].contains($0) }) ?? true {
+                    if name != "shareable"
+                        || error.field.map({ !["slotsPerRound", "slotDurationRSTU", "rangingIntervalMS"].contains($0) })
+                            ?? true
+                    {
                         failures.append("\(name): \(error)")
                     }
                 }

@@ -61,7 +61,7 @@ import Testing
             switch error?.reason {
             case .emptyMessage?:
                 #expect(length == 0)
-            case let .truncated(needed, got, _)?:
+            case .truncated(let needed, let got, _)?:
                 #expect(got == length - 1, "\(name) cut at \(length): got counts payload bytes")
                 #expect(needed > got)
                 #expect(error?.messageID?.rawValue == message[0])
@@ -75,7 +75,7 @@ import Testing
         }
         // One byte too many.
         let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: message + [0], dialect: dialect) }
-        if case let .trailingBytes(expected, got)? = error?.reason {
+        if case .trailingBytes(let expected, let got)? = error?.reason {
             #expect(expected == message.count - 1 && got == message.count)
         } else {
             Issue.record("\(name) + 1 byte: expected trailingBytes, got \(String(describing: error))")
@@ -83,7 +83,9 @@ import Testing
     }
 
     @Test func truncationMessageNamesTheNeededLengthAndMTU() throws {
-        let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: Array(niTV1.prefix(21)), dialect: .apple) }
+        let error = #expect(throws: NIProtocolError.self) {
+            try NIMessage(decoding: Array(niTV1.prefix(21)), dialect: .apple)
+        }
         #expect(
             error?.description
                 == "message 0x01 accessoryConfigurationData: truncated: accessoryConfigurationData needs 37 bytes, got 20; a BLE write or notification carries at most ATT_MTU - 3 bytes, so the link needs ATT_MTU >= 41 for this message"

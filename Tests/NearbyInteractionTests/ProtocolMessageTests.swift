@@ -53,12 +53,16 @@ import Testing
     @Test func iOSNotifyLengthByteIsChecked() throws {
         let short = #expect(throws: NIProtocolError.self) { try AccessoryNotification(bytes: [1, 30]) }
         #expect(short?.field == "length")
-        #expect(short?.reason == .outOfRange(value: 1, allowed: "2...255 (it counts itself, the distance byte and the text)"))
+        #expect(
+            short?.reason
+                == .outOfRange(value: 1, allowed: "2...255 (it counts itself, the distance byte and the text)"))
         let long = #expect(throws: NIProtocolError.self) {
             try AccessoryNotification(distanceCentimetres: 0, text: String(repeating: "x", count: 254))
         }
         #expect(long?.reason == .invalidLength(value: 254, allowed: "0...253 (UTF-8 bytes)"))
-        #expect(try AccessoryNotification(distanceCentimetres: 0, text: String(repeating: "x", count: 253)).encoded().first == 255)
+        #expect(
+            try AccessoryNotification(distanceCentimetres: 0, text: String(repeating: "x", count: 253)).encoded().first
+                == 255)
     }
 
     @Test func automaticDetectionTellsACutAppleACDFromAndroidData() throws {

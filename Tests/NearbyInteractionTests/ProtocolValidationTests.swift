@@ -15,16 +15,34 @@ import Testing
 
     @Test func shareableBuilderRanges() throws {
         let cases: [(() throws(NIProtocolError) -> ShareableConfigurationData, String, NIProtocolError.Reason)] = [
-            ({ () throws(NIProtocolError) in try Self.shareable(channel: 7) }, "channel", .outOfRange(value: 7, allowed: "5 or 9")),
-            ({ () throws(NIProtocolError) in try Self.shareable(preamble: 8) }, "preambleCodeIndex", .outOfRange(value: 8, allowed: "9...12")),
-            ({ () throws(NIProtocolError) in try Self.shareable(preamble: 13) }, "preambleCodeIndex", .outOfRange(value: 13, allowed: "9...12")),
-            ({ () throws(NIProtocolError) in try Self.shareable(slots: 0) }, "slotsPerRound", .outOfRange(value: 0, allowed: "1...65535")),
+            (
+                { () throws(NIProtocolError) in try Self.shareable(channel: 7) }, "channel",
+                .outOfRange(value: 7, allowed: "5 or 9")
+            ),
+            (
+                { () throws(NIProtocolError) in try Self.shareable(preamble: 8) }, "preambleCodeIndex",
+                .outOfRange(value: 8, allowed: "9...12")
+            ),
+            (
+                { () throws(NIProtocolError) in try Self.shareable(preamble: 13) }, "preambleCodeIndex",
+                .outOfRange(value: 13, allowed: "9...12")
+            ),
+            (
+                { () throws(NIProtocolError) in try Self.shareable(slots: 0) }, "slotsPerRound",
+                .outOfRange(value: 0, allowed: "1...65535")
+            ),
             (
                 { () throws(NIProtocolError) in try Self.shareable(slotDuration: 0) }, "slotDurationRSTU",
                 .outOfRange(value: 0, allowed: "1...65535 RSTU (1 ms = 1200 RSTU)")
             ),
-            ({ () throws(NIProtocolError) in try Self.shareable(interval: 0) }, "rangingIntervalMS", .outOfRange(value: 0, allowed: "1...65535 ms")),
-            ({ () throws(NIProtocolError) in try Self.shareable(stsIV: [1, 2, 3]) }, "staticSTSIV", .invalidLength(value: 3, allowed: "6 (bytes)")),
+            (
+                { () throws(NIProtocolError) in try Self.shareable(interval: 0) }, "rangingIntervalMS",
+                .outOfRange(value: 0, allowed: "1...65535 ms")
+            ),
+            (
+                { () throws(NIProtocolError) in try Self.shareable(stsIV: [1, 2, 3]) }, "staticSTSIV",
+                .invalidLength(value: 3, allowed: "6 (bytes)")
+            ),
         ]
         for (build, field, reason) in cases {
             let error = #expect(throws: NIProtocolError.self) { try build() }
@@ -67,7 +85,7 @@ import Testing
         }
         var responder = niTV1
         responder[33] = 0
-        guard case let .accessoryConfigurationData(acd) = try NIMessage(decoding: responder) else {
+        guard case .accessoryConfigurationData(let acd) = try NIMessage(decoding: responder) else {
             Issue.record("expected an ACD")
             return
         }
@@ -78,13 +96,17 @@ import Testing
         let uwb = #expect(throws: NIProtocolError.self) {
             try UWBConfigurationData(
                 manufacturerID: 0, modelID: 0, middlewareVersion: 0, rangingRole: .initiator, deviceAddress: 0,
-                requestedParameters: .init(hoppingMode: 0, slotsPerRound: 6, slotDurationRSTU: 2400, rangingIntervalMS: 240))
+                requestedParameters: .init(
+                    hoppingMode: 0, slotsPerRound: 6, slotDurationRSTU: 2400, rangingIntervalMS: 240))
         }
         #expect(uwb?.field == "maxClockDriftPPM")
-        #expect(uwb?.description == "uwbConfigData: maxClockDriftPPM is required by requestedParameters (layout 2.0 carries both)")
+        #expect(
+            uwb?.description
+                == "uwbConfigData: maxClockDriftPPM is required by requestedParameters (layout 2.0 carries both)")
         let shareable = #expect(throws: NIProtocolError.self) {
             try ShareableConfigurationData(
-                countryCode: RegulatoryCountryCode("US"), sessionID: 1, preambleCodeIndex: 9, channel: 5, slotsPerRound: 6,
+                countryCode: RegulatoryCountryCode("US"), sessionID: 1, preambleCodeIndex: 9, channel: 5,
+                slotsPerRound: 6,
                 slotDurationRSTU: 2400, rangingIntervalMS: 240, staticSTSIV: [0, 0, 0, 0, 0, 0], phoneAddress: 0,
                 hopping: .init(hoppingMode: 1))
         }
@@ -101,7 +123,7 @@ import Testing
         // Non-zero reserved bytes received are kept and re-encoded.
         var message = niTV1
         message[6] = 0xAB
-        guard case let .accessoryConfigurationData(acd) = try NIMessage(decoding: message) else {
+        guard case .accessoryConfigurationData(let acd) = try NIMessage(decoding: message) else {
             Issue.record("expected an ACD")
             return
         }
@@ -115,11 +137,12 @@ import Testing
         let error = #expect(throws: NIProtocolError.self) { try RegulatoryCountryCode("usa") }
         #expect(
             error?.description
-                == "shareableConfigurationData: countryCode \"usa\" is invalid, expected two ASCII capital letters, for example \"US\"")
+                == "shareableConfigurationData: countryCode \"usa\" is invalid, expected two ASCII capital letters, for example \"US\""
+        )
     }
 }
 
 private func reasonAllowed(_ reason: NIProtocolError.Reason) -> String {
-    if case let .outOfRange(_, allowed) = reason { return allowed }
+    if case .outOfRange(_, let allowed) = reason { return allowed }
     return ""
 }

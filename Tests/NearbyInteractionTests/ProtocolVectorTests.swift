@@ -5,7 +5,7 @@ import Testing
 @Suite struct ProtocolVectorTests {
     @Test func tv1DecodesToTheReferenceValues() throws {
         let message = try NIMessage(decoding: niTV1, dialect: .apple)
-        guard case let .accessoryConfigurationData(acd) = message else {
+        guard case .accessoryConfigurationData(let acd) = message else {
             Issue.record("expected accessoryConfigurationData, got \(message)")
             return
         }

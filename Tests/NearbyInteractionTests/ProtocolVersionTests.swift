@@ -34,7 +34,9 @@ import Testing
         // Inside an ACD and a 0x01 message: 16-byte header, length byte = n.
         let acd = try AccessoryConfigurationData(preferredUpdateRate: .userInteractive, uwbConfiguration: uwb)
         let message = NIMessage.accessoryConfigurationData(acd).encoded()
-        #expect(message == niBytes("01 | 01 00 00 00 | 14 | 00 00 00 00 00 00 00 00 00 00") + [UInt8(expectedBytes.count)] + expectedBytes)
+        #expect(
+            message == niBytes("01 | 01 00 00 00 | 14 | 00 00 00 00 00 00 00 00 00 00") + [UInt8(expectedBytes.count)]
+                + expectedBytes)
         #expect(message.count == [ConfigurationDataVersion.v1_0: 36, .v1_1: 38, .v2_0: 49][version])
         #expect(try NIMessage(decoding: message, dialect: .apple) == .accessoryConfigurationData(acd))
         #expect(try NIMessage(decoding: message) == .accessoryConfigurationData(acd))
@@ -49,7 +51,8 @@ import Testing
         #expect(uwb.encoded() == raw)
     }
 
-    static let shareableCommon = "55 53 | 78 56 34 12 | 0a | 05 | 0c 00 | 60 09 | f0 00 | 06 | 01 02 03 04 05 06 | 34 12"
+    static let shareableCommon =
+        "55 53 | 78 56 34 12 | 0a | 05 | 0c 00 | 60 09 | f0 00 | 06 | 01 02 03 04 05 06 | 34 12"
 
     @Test(arguments: [
         (ConfigurationDataVersion.v1_0, "01 00 00 00 | 17 | \(shareableCommon)"),

@@ -81,7 +81,8 @@ import Testing
             let pose = ScenePose(
                 position: .zero, yaw: random.uniform(in: -720...720), pitch: random.uniform(in: -90...90),
                 roll: random.uniform(in: -180...180))
-            let target = SceneVector(x: random.uniform(in: -9...9), y: random.uniform(in: -9...9), z: random.uniform(in: -9...9))
+            let target = SceneVector(
+                x: random.uniform(in: -9...9), y: random.uniform(in: -9...9), z: random.uniform(in: -9...9))
             let geometry = RelativeGeometry(from: pose, to: target)
             #expect(geometry.azimuth >= -180 && geometry.azimuth < 180)
             #expect(geometry.elevation >= -90 && geometry.elevation <= 90)

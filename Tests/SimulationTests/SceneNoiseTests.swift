@@ -23,9 +23,15 @@ import Testing
     @Test func prngMatchesTheReferenceAlgorithm() {
         // xoshiro256** seeded by SplitMix64 (values from an independent implementation).
         var zero = SimulationRandom(seed: 0)
-        #expect([zero.next(), zero.next(), zero.next()] == [0x99EC_5F36_CB75_F2B4, 0xBF6E_1F78_4956_452A, 0x1A5F_849D_4933_E6E0])
+        #expect(
+            [zero.next(), zero.next(), zero.next()] == [
+                0x99EC_5F36_CB75_F2B4, 0xBF6E_1F78_4956_452A, 0x1A5F_849D_4933_E6E0,
+            ])
         var answer = SimulationRandom(seed: 42)
-        #expect([answer.next(), answer.next(), answer.next()] == [0x1578_0B2E_0C2E_C716, 0x6104_D986_6D11_3A7E, 0xAE17_5332_39E4_99A1])
+        #expect(
+            [answer.next(), answer.next(), answer.next()] == [
+                0x1578_0B2E_0C2E_C716, 0x6104_D986_6D11_3A7E, 0xAE17_5332_39E4_99A1,
+            ])
         #expect(SimulationRandom.derivedSeed(7, "link|accessory-1|host") == 0x4C4D_0E39_9819_3046)
     }
 
@@ -93,7 +99,8 @@ import Testing
         let rounds = try Self.rounds(model, Self.ahead5m, count: 50_000, interval: interval, seed: 2024)
         // Time share and mean burst / gap lengths.
         let nlosShare = Double(rounds.filter(\.isNonLineOfSightTruth).count) / Double(rounds.count)
-        let expectedShare = model.meanNonLineOfSightDuration / (model.meanNonLineOfSightDuration + model.meanLineOfSightDuration)
+        let expectedShare =
+            model.meanNonLineOfSightDuration / (model.meanNonLineOfSightDuration + model.meanLineOfSightDuration)
         #expect(abs(nlosShare - expectedShare) < 0.025, "NLoS share \(nlosShare)")
         var bursts: [Double] = []
         var gaps: [Double] = []
@@ -126,14 +133,16 @@ import Testing
         let losFoM = Self.statistics(los.compactMap { $0.azimuthFigureOfMerit.map(Double.init) }).mean
         let nlosFoM = Self.statistics(nlos.compactMap { $0.azimuthFigureOfMerit.map(Double.init) }).mean
         #expect(nlosFoM < 0.6 * losFoM)
-        let nlosDropouts = Double(rounds.filter { $0.isNonLineOfSightTruth && !$0.isValid }.count)
+        let nlosDropouts =
+            Double(rounds.filter { $0.isNonLineOfSightTruth && !$0.isValid }.count)
             / Double(rounds.filter(\.isNonLineOfSightTruth).count)
         #expect(abs(nlosDropouts - model.nonLineOfSightDropoutProbability) < 0.02)
     }
 
     @Test func burstLengthsDoNotDependOnTheRangingInterval() throws {
         for interval in [0.05, 0.2] {
-            let rounds = try Self.rounds(.default, Self.ahead5m, count: Int(5_000 / interval), interval: interval, seed: 9)
+            let rounds = try Self.rounds(
+                .default, Self.ahead5m, count: Int(5_000 / interval), interval: interval, seed: 9)
             let share = Double(rounds.filter(\.isNonLineOfSightTruth).count) / Double(rounds.count)
             #expect(abs(share - 2.0 / 22.0) < 0.025, "NLoS share at \(interval) s: \(share)")
         }
@@ -156,7 +165,8 @@ import Testing
             let rounds = try Self.rounds(model, truth, count: 20_000)
             let azimuthErrors = Self.statistics(rounds.compactMap { $0.azimuth.map { $0 - azimuth } })
             #expect(abs(azimuthErrors.mean) < 0.1)
-            #expect(abs(azimuthErrors.sigma / expected - 1) < 0.05, "azimuth sigma at \(azimuth)°: \(azimuthErrors.sigma)")
+            #expect(
+                abs(azimuthErrors.sigma / expected - 1) < 0.05, "azimuth sigma at \(azimuth)°: \(azimuthErrors.sigma)")
             let elevationErrors = Self.statistics(rounds.compactMap { $0.elevation })
             #expect(abs(elevationErrors.sigma / (5 * expected / 3) - 1) < 0.05)
         }

@@ -4,8 +4,10 @@ import Testing
 /// The shape of each scenario: true distances at chosen times, bounds, determinism, catalogue.
 @Suite struct SceneScenarioTests {
     static func distance(_ scenario: Scenario, at time: Double, accessory: Int = 0, seed: UInt64 = 0) -> Double {
-        RelativeGeometry(from: scenario.hostPose, to: scenario.trajectory(forAccessory: accessory, seed: seed).position(at: time))
-            .distance
+        RelativeGeometry(
+            from: scenario.hostPose, to: scenario.trajectory(forAccessory: accessory, seed: seed).position(at: time)
+        )
+        .distance
     }
 
     @Test func walkInGoesFrom8mTo0_5mAtWalkingSpeed() {
@@ -26,7 +28,8 @@ import Testing
             previous = now
         }
         // Straight ahead, facing the host while walking.
-        let geometry = RelativeGeometry(from: scenario.hostPose, to: scenario.trajectory(forAccessory: 0).position(at: 5))
+        let geometry = RelativeGeometry(
+            from: scenario.hostPose, to: scenario.trajectory(forAccessory: 0).position(at: 5))
         #expect(abs(geometry.azimuth) < 1e-9)
         #expect(geometry.elevation > 0)  // carried above the desk
         #expect(abs(scenario.trajectory(forAccessory: 0).pose(at: 5).yaw - 180) < 1e-9)
@@ -64,7 +67,8 @@ import Testing
         #expect(abs(Self.distance(.demo, at: 9, accessory: 0) - 1) < 1e-9)
         #expect(abs(Self.distance(.demo, at: 14, accessory: 1) - 1) < 1e-9)
         let scenario = Scenario.demo
-        let geometry = RelativeGeometry(from: scenario.hostPose, to: scenario.trajectory(forAccessory: 1).position(at: 0))
+        let geometry = RelativeGeometry(
+            from: scenario.hostPose, to: scenario.trajectory(forAccessory: 1).position(at: 0))
         #expect(abs(geometry.azimuth - 65) < 1)
         #expect(scenario.duration(accessories: 3) == 70)
         let scene = try scenario.makeScene(accessories: 3, seed: 1)
@@ -110,7 +114,9 @@ import Testing
         }
         #expect(try Scenario.named("Walk-In") == .walkIn)
         let error = #expect(throws: SceneError.self) { try Scenario.named("moonwalk") }
-        #expect(error?.description == "unknown scenario \"moonwalk\"; available: demo, walk-in, stand, walk-out, random-walk")
+        #expect(
+            error?.description
+                == "unknown scenario \"moonwalk\"; available: demo, walk-in, stand, walk-out, random-walk")
     }
 
     @Test func parametersAreValidated() {
@@ -118,7 +124,7 @@ import Testing
         #expect(throws: SceneError.self) { try Scenario.walkIn(from: 8, to: 0.1) }
         #expect(throws: SceneError.self) { try Scenario.walkOut(from: 1, to: 5, speed: 10) }
         let stand = #expect(throws: SceneError.self) { try Scenario.stand(distance: 0) }
-        #expect(stand?.description == "stand distance 0.0 is out of range, expected 0.3 ... 100 m")
+        #expect(stand?.description == "stand distance 0 is out of range, expected 0.3 ... 100 m")
         #expect(throws: SceneError.self) { try RandomWalk(minimumRadius: 3, maximumRadius: 2) }
         #expect(throws: SceneError.self) { try RandomWalk(speeds: 0...1) }
         #expect(throws: SceneError.self) { try Scenario.demo.makeScene(accessories: 0) }

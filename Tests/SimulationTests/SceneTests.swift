@@ -114,11 +114,16 @@ import Testing
     @Test func traceParametersAreChecked() throws {
         var scene = try Scenario.stand.makeScene()
         #expect(throws: SceneError.self) { try scene.trace(from: .host, to: .accessory(0), interval: 0, duration: 1) }
-        #expect(throws: SceneError.self) { try scene.trace(from: .host, to: .accessory(0), interval: 0.1, duration: -1) }
+        #expect(throws: SceneError.self) {
+            try scene.trace(from: .host, to: .accessory(0), interval: 0.1, duration: -1)
+        }
         #expect(try scene.trace(from: .host, to: .accessory(0), interval: 0.1, duration: 0).isEmpty)
         // Rounds at k · interval < duration, robust to floating-point division.
-        #expect(try scene.trace(from: .host, to: .accessory(0), interval: 0.1, duration: 0.3).map(\.time) == [0, 0.1, 0.2])
+        #expect(
+            try scene.trace(from: .host, to: .accessory(0), interval: 0.1, duration: 0.3).map(\.time) == [0, 0.1, 0.2])
         #expect(try scene.trace(from: .host, to: .accessory(0), interval: 0.1, duration: 1).count == 10)
-        #expect(try scene.trace(from: .host, to: .accessory(0), interval: 0.2, duration: 70, start: 5).last?.time == 5 + 349 * 0.2)
+        #expect(
+            try scene.trace(from: .host, to: .accessory(0), interval: 0.2, duration: 70, start: 5).last?.time == 5 + 349
+                * 0.2)
     }
 }

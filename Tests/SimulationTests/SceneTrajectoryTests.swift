@@ -4,12 +4,13 @@ import Testing
 /// Trajectories: interpolation, holding, orientation, validation.
 @Suite struct SceneTrajectoryTests {
     static func makePath() throws -> Trajectory {
-        try Trajectory(keyframes: [
-            .init(time: 1, position: SceneVector(x: 0, y: 0, z: 1)),
-            .init(time: 3, position: SceneVector(x: 4, y: 0, z: 1)),  // east at 2 m/s
-            .init(time: 5, position: SceneVector(x: 4, y: 0, z: 1)),  // stand
-            .init(time: 6, position: SceneVector(x: 4, y: 3, z: 1)),  // north
-        ], orientation: .facingTravel(initialYaw: 200))
+        try Trajectory(
+            keyframes: [
+                .init(time: 1, position: SceneVector(x: 0, y: 0, z: 1)),
+                .init(time: 3, position: SceneVector(x: 4, y: 0, z: 1)),  // east at 2 m/s
+                .init(time: 5, position: SceneVector(x: 4, y: 0, z: 1)),  // stand
+                .init(time: 6, position: SceneVector(x: 4, y: 3, z: 1)),  // north
+            ], orientation: .facingTravel(initialYaw: 200))
     }
 
     @Test func positionsInterpolateAndHold() throws {
@@ -42,11 +43,13 @@ import Testing
 
     @Test func invalidKeyframesAreRejected() {
         let empty = #expect(throws: SceneError.self) { try Trajectory(keyframes: []) }
-        #expect(empty?.description == "trajectory keyframe count 0.0 is out of range, expected at least 1")
+        #expect(empty?.description == "trajectory keyframe count 0 is out of range, expected at least 1")
         let backwards = #expect(throws: SceneError.self) {
             try Trajectory(keyframes: [.init(time: 2, position: .zero), .init(time: 2, position: .zero)])
         }
-        #expect(backwards?.description == "trajectory keyframe 1 time 2.0 is out of range, expected greater than keyframe 0 time 2.0")
+        #expect(
+            backwards?.description
+                == "trajectory keyframe 1 time 2 is out of range, expected greater than keyframe 0 time 2.0")
         #expect(throws: SceneError.self) {
             try Trajectory(keyframes: [.init(time: .nan, position: .zero)])
         }

@@ -40,19 +40,23 @@ public struct AccessoryNotification: Sendable, Hashable, CustomStringConvertible
     public init(bytes: some Collection<UInt8>) throws(NIProtocolError) {
         let bytes = Array(bytes)
         guard bytes.count >= 2 else {
-            throw NIProtocolError(structure: Self.structureName, reason: .truncated(needed: 2, got: bytes.count, isExact: false))
+            throw NIProtocolError(
+                structure: Self.structureName, reason: .truncated(needed: 2, got: bytes.count, isExact: false))
         }
         let length = Int(bytes[0])
         guard length >= 2 else {
             throw NIProtocolError(
                 structure: Self.structureName, field: "length",
-                reason: .outOfRange(value: length, allowed: "2...255 (it counts itself, the distance byte and the text)"))
+                reason: .outOfRange(
+                    value: length, allowed: "2...255 (it counts itself, the distance byte and the text)"))
         }
         guard bytes.count >= length else {
-            throw NIProtocolError(structure: Self.structureName, reason: .truncated(needed: length, got: bytes.count, isExact: true))
+            throw NIProtocolError(
+                structure: Self.structureName, reason: .truncated(needed: length, got: bytes.count, isExact: true))
         }
         guard bytes.count == length else {
-            throw NIProtocolError(structure: Self.structureName, reason: .trailingBytes(expected: length, got: bytes.count))
+            throw NIProtocolError(
+                structure: Self.structureName, reason: .trailingBytes(expected: length, got: bytes.count))
         }
         distanceCentimetres = bytes[1]
         textBytes = Array(bytes[2...])

@@ -60,7 +60,7 @@ public enum NIMessage: Sendable, Hashable {
         case .getDeviceStruct: .getDeviceStruct
         case .setDeviceStruct: .setDeviceStruct
         case .iOSNotify: .iOSNotify
-        case let .unknown(id, _): NIMessageID(rawValue: id)
+        case .unknown(let id, _): NIMessageID(rawValue: id)
         }
     }
 
@@ -89,13 +89,13 @@ public enum NIMessage: Sendable, Hashable {
     /// The payload bytes (everything after the ID byte).
     public var payload: [UInt8] {
         switch self {
-        case let .accessoryConfigurationData(data): data.encoded()
-        case let .androidAccessoryConfigurationData(data): data.encoded()
+        case .accessoryConfigurationData(let data): data.encoded()
+        case .androidAccessoryConfigurationData(let data): data.encoded()
         case .accessoryUWBDidStart, .accessoryUWBDidStop, .initialize, .androidInitialize, .stop: []
-        case let .configureAndStart(data): data.encoded()
-        case let .androidConfigureAndStart(data): data.encoded()
-        case let .getDeviceStruct(payload), let .setDeviceStruct(payload), let .unknown(_, payload): payload
-        case let .iOSNotify(notification): notification.encoded()
+        case .configureAndStart(let data): data.encoded()
+        case .androidConfigureAndStart(let data): data.encoded()
+        case .getDeviceStruct(let payload), .setDeviceStruct(let payload), .unknown(_, let payload): payload
+        case .iOSNotify(let notification): notification.encoded()
         }
     }
 
@@ -138,26 +138,34 @@ public enum NIMessage: Sendable, Hashable {
         }
     }
 
-    private static func decode(id: NIMessageID, payload: [UInt8], dialect: NIDialect?) throws(NIProtocolError) -> NIMessage {
+    private static func decode(id: NIMessageID, payload: [UInt8], dialect: NIDialect?) throws(NIProtocolError)
+        -> NIMessage
+    {
         switch id {
         case .accessoryConfigurationData:
             let detected = detectedDialect(ofConfigurationPayload: payload)
-            let automatic: NIDialect = payload.count == UWBDeviceConfigData.byteCount && detected != .apple ? .android : .apple
-            switch try chooseDialect(declared: dialect, detected: detected, automatic: automatic, payload: payload, id: id) {
+            let automatic: NIDialect =
+                payload.count == UWBDeviceConfigData.byteCount && detected != .apple ? .android : .apple
+            switch try chooseDialect(
+                declared: dialect, detected: detected, automatic: automatic, payload: payload, id: id)
+            {
             case .apple: return .accessoryConfigurationData(try AccessoryConfigurationData(bytes: payload))
             case .android: return .androidAccessoryConfigurationData(try UWBDeviceConfigData(bytes: payload))
             }
         case .configureAndStart:
             let detected = detectedDialect(ofStartPayload: payload)
             let automatic: NIDialect = payload.count == UWBPhoneConfigData.byteCount ? .android : .apple
-            switch try chooseDialect(declared: dialect, detected: detected, automatic: automatic, payload: payload, id: id) {
+            switch try chooseDialect(
+                declared: dialect, detected: detected, automatic: automatic, payload: payload, id: id)
+            {
             case .apple: return .configureAndStart(try ShareableConfigurationData(bytes: payload))
             case .android: return .androidConfigureAndStart(try UWBPhoneConfigData(bytes: payload))
             }
         case .accessoryUWBDidStart, .accessoryUWBDidStop, .initialize, .androidInitialize, .stop:
             guard payload.isEmpty else {
                 throw NIProtocolError(
-                    structure: "\(id.name ?? "message") payload", reason: .trailingBytes(expected: 0, got: payload.count))
+                    structure: "\(id.name ?? "message") payload",
+                    reason: .trailingBytes(expected: 0, got: payload.count))
             }
             switch id {
             case .accessoryUWBDidStart: return .accessoryUWBDidStart

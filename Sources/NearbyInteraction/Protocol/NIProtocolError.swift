@@ -57,25 +57,27 @@ public struct NIProtocolError: Error, Sendable, Hashable, CustomStringConvertibl
         switch reason {
         case .emptyMessage:
             text += "empty NI message: expected at least the 1-byte message ID"
-        case let .truncated(needed, got, isExact):
+        case .truncated(let needed, let got, let isExact):
             text += "truncated: \(structure) needs \(isExact ? "" : "at least ")\(needed) bytes, got \(got)"
             if let field { text += " (field \(field) is cut)" }
             if messageID != nil {
-                text += "; a BLE write or notification carries at most ATT_MTU - 3 bytes,"
+                text +=
+                    "; a BLE write or notification carries at most ATT_MTU - 3 bytes,"
                     + " so the link needs ATT_MTU >= \(needed + 1 + 3) for this message"
             }
-        case let .trailingBytes(expected, got):
+        case .trailingBytes(let expected, let got):
             text += "\(structure) is \(expected) bytes long, got \(got) (\(got - expected) unexpected trailing bytes)"
-        case let .invalidLength(value, allowed):
+        case .invalidLength(let value, let allowed):
             text += "\(structure):\(fieldName) \(value) is not one of \(allowed)"
-        case let .outOfRange(value, allowed):
+        case .outOfRange(let value, let allowed):
             text += "\(structure):\(fieldName) \(value) is out of range, expected \(allowed)"
-        case let .invalidText(value, allowed):
+        case .invalidText(let value, let allowed):
             text += "\(structure):\(fieldName) \"\(value)\" is invalid, expected \(allowed)"
-        case let .missingField(requiredBy):
+        case .missingField(let requiredBy):
             text += "\(structure):\(fieldName) is required by \(requiredBy)"
-        case let .dialectMismatch(expected, found, payloadLength):
-            text += "a \(payloadLength)-byte payload is the \(found) form of \(structure),"
+        case .dialectMismatch(let expected, let found, let payloadLength):
+            text +=
+                "a \(payloadLength)-byte payload is the \(found) form of \(structure),"
                 + " but this exchange speaks the \(expected) dialect"
                 + " (the app sent \(expected.initializeMessageID)); decode with dialect"
                 + " .\(found) or nil to accept both"

@@ -157,7 +157,8 @@ public struct ShareableConfigurationData: Sendable, Hashable {
                 reason: .truncated(needed: header, got: bytes.count, isExact: false))
         }
         let length = Int(bytes[header - 1])
-        guard let version = ConfigurationDataVersion.allCases.first(where: { Self.byteCount(of: $0) == header + length })
+        guard
+            let version = ConfigurationDataVersion.allCases.first(where: { Self.byteCount(of: $0) == header + length })
         else {
             throw NIProtocolError(
                 structure: Self.structureName, field: "shareableDataLength",
@@ -177,7 +178,8 @@ public struct ShareableConfigurationData: Sendable, Hashable {
         let minor = try reader.littleEndian(UInt16.self, "specVersionMinor")
         specVersion = NIVersion(major: major, minor: minor)
         _ = try reader.uint8("shareableDataLength")
-        countryCode = RegulatoryCountryCode(first: try reader.uint8("countryCode"), second: try reader.uint8("countryCode"))
+        countryCode = RegulatoryCountryCode(
+            first: try reader.uint8("countryCode"), second: try reader.uint8("countryCode"))
         sessionID = try reader.littleEndian(UInt32.self, "sessionID")
         preambleCodeIndex = try reader.uint8("preambleCodeIndex")
         channel = try reader.uint8("channel")
@@ -204,7 +206,8 @@ public struct ShareableConfigurationData: Sendable, Hashable {
         rangingIntervalMS: UInt16
     ) throws(NIProtocolError) {
         func outOfRange(_ field: String, _ value: some BinaryInteger, _ allowed: String) -> NIProtocolError {
-            NIProtocolError(structure: structureName, field: field, reason: .outOfRange(value: Int(value), allowed: allowed))
+            NIProtocolError(
+                structure: structureName, field: field, reason: .outOfRange(value: Int(value), allowed: allowed))
         }
         guard allowedChannels.contains(channel) else {
             throw outOfRange("channel", channel, "5 or 9")

@@ -77,14 +77,16 @@ public struct UWBDeviceConfigData: Sendable, Hashable {
 
     static func checkLength(_ count: Int) throws(NIProtocolError) {
         if count < byteCount {
-            throw NIProtocolError(structure: structureName, reason: .truncated(needed: byteCount, got: count, isExact: true))
+            throw NIProtocolError(
+                structure: structureName, reason: .truncated(needed: byteCount, got: count, isExact: true))
         }
         if count > byteCount {
             throw NIProtocolError(structure: structureName, reason: .trailingBytes(expected: byteCount, got: count))
         }
     }
 
-    private static func validate(middlewareVersion: UInt32, supportedRoles: AndroidRangingRoles) throws(NIProtocolError) {
+    private static func validate(middlewareVersion: UInt32, supportedRoles: AndroidRangingRoles) throws(NIProtocolError)
+    {
         guard middlewareVersion <= 0xFF_FFFF else {
             throw NIProtocolError(
                 structure: structureName, field: "middlewareVersion",

@@ -47,7 +47,8 @@ public struct UWBPhoneConfigData: Sendable, Hashable {
         accessoryRole: AndroidRangingRoles,
         phoneAddress: UInt16
     ) throws(NIProtocolError) {
-        try Self.validate(preambleCodeIndex: preambleCodeIndex, channel: channel, profileID: profileID, role: accessoryRole)
+        try Self.validate(
+            preambleCodeIndex: preambleCodeIndex, channel: channel, profileID: profileID, role: accessoryRole)
         self.specVersion = specVersion
         self.sessionID = sessionID
         self.preambleCodeIndex = preambleCodeIndex
@@ -74,12 +75,14 @@ public struct UWBPhoneConfigData: Sendable, Hashable {
         profileID = try reader.uint8("profileID")
         accessoryRole = AndroidRangingRoles(rawValue: try reader.uint8("deviceRangingRole"))
         phoneAddress = try reader.bigEndian(UInt16.self, "phoneAddress")
-        try Self.validate(preambleCodeIndex: preambleCodeIndex, channel: channel, profileID: profileID, role: accessoryRole)
+        try Self.validate(
+            preambleCodeIndex: preambleCodeIndex, channel: channel, profileID: profileID, role: accessoryRole)
     }
 
     static func checkLength(_ count: Int) throws(NIProtocolError) {
         if count < byteCount {
-            throw NIProtocolError(structure: structureName, reason: .truncated(needed: byteCount, got: count, isExact: true))
+            throw NIProtocolError(
+                structure: structureName, reason: .truncated(needed: byteCount, got: count, isExact: true))
         }
         if count > byteCount {
             throw NIProtocolError(structure: structureName, reason: .trailingBytes(expected: byteCount, got: count))
@@ -90,7 +93,8 @@ public struct UWBPhoneConfigData: Sendable, Hashable {
         preambleCodeIndex: UInt8, channel: UInt8, profileID: UInt8, role: AndroidRangingRoles
     ) throws(NIProtocolError) {
         func outOfRange(_ field: String, _ value: UInt8, _ allowed: String) -> NIProtocolError {
-            NIProtocolError(structure: structureName, field: field, reason: .outOfRange(value: Int(value), allowed: allowed))
+            NIProtocolError(
+                structure: structureName, field: field, reason: .outOfRange(value: Int(value), allowed: allowed))
         }
         guard allowedPreambleCodeIndices.contains(where: { $0.contains(preambleCodeIndex) }) else {
             throw outOfRange("preambleCodeIndex", preambleCodeIndex, "9...12 or 25...32")

@@ -173,7 +173,8 @@ public struct NoiseModel: Sendable, Hashable {
         }
         guard figureOfMeritFloorRSSI < figureOfMeritFullRSSI else {
             throw .invalid(
-                "figureOfMeritFloorRSSI", figureOfMeritFloorRSSI, "below figureOfMeritFullRSSI \(figureOfMeritFullRSSI) dBm")
+                "figureOfMeritFloorRSSI", figureOfMeritFloorRSSI,
+                "below figureOfMeritFullRSSI \(figureOfMeritFullRSSI) dBm")
         }
     }
 }

@@ -67,7 +67,8 @@ public struct RadioChannel: Sendable {
 
         // Angles and their figures of merit.
         let signalQuality = SceneMath.clamp(
-            (rssi - model.figureOfMeritFloorRSSI) / (model.figureOfMeritFullRSSI - model.figureOfMeritFloorRSSI), 0.2...1)
+            (rssi - model.figureOfMeritFloorRSSI) / (model.figureOfMeritFullRSSI - model.figureOfMeritFloorRSSI),
+            0.2...1)
         let conditionFactor = nlos ? model.nonLineOfSightFigureOfMeritFactor : 1
         let angleFactor = nlos ? model.nonLineOfSightAngleSigmaFactor : 1
         let offAxis = max(SceneMath.cos(degrees: truth.azimuth) * SceneMath.cos(degrees: truth.elevation), 0.25)
@@ -78,12 +79,14 @@ public struct RadioChannel: Sendable {
                 azimuth = (azimuth >= 0 ? 180 : -180) - azimuth
             }
             azimuth += random.gaussian(mean: 0, sigma: model.azimuthSigma * angleFactor / offAxis)
-            measurement.azimuth = SceneMath.wrappedDegrees(Self.quantise(SceneMath.wrappedDegrees(azimuth), stepsPerUnit: 128))
+            measurement.azimuth = SceneMath.wrappedDegrees(
+                Self.quantise(SceneMath.wrappedDegrees(azimuth), stepsPerUnit: 128))
             let geometryQuality = isRear ? 0.3 : max(SceneMath.cos(degrees: truth.azimuth), 0.15)
             measurement.azimuthFigureOfMerit = figureOfMerit(signalQuality * geometryQuality * conditionFactor)
         }
         if model.angles == .azimuthAndElevation {
-            let elevation = truth.elevation + random.gaussian(mean: 0, sigma: model.elevationSigma * angleFactor / offAxis)
+            let elevation =
+                truth.elevation + random.gaussian(mean: 0, sigma: model.elevationSigma * angleFactor / offAxis)
             measurement.elevation = Self.quantise(SceneMath.clamp(elevation, -90...90), stepsPerUnit: 128)
             let geometryQuality = (isRear ? 0.3 : 1) * max(SceneMath.cos(degrees: truth.elevation), 0.15)
             measurement.elevationFigureOfMerit = figureOfMerit(signalQuality * geometryQuality * conditionFactor)
@@ -101,7 +104,8 @@ public struct RadioChannel: Sendable {
                 burstBias = 0
             }
         } else {
-            let enter = model.meanLineOfSightDuration > 0 ? 1 - SceneMath.exp(-elapsed / model.meanLineOfSightDuration) : 1
+            let enter =
+                model.meanLineOfSightDuration > 0 ? 1 - SceneMath.exp(-elapsed / model.meanLineOfSightDuration) : 1
             if random.bernoulli(enter) {
                 isNonLineOfSight = true
                 burstBias = random.exponential(mean: model.nonLineOfSightBiasMean)

@@ -124,7 +124,8 @@ public struct Scenario: Sendable, Hashable {
     public static func randomWalk(_ walk: RandomWalk) -> Scenario {
         Scenario(
             name: "random-walk",
-            summary: "wander for \(walk.duration) s between \(walk.minimumRadius) m and \(walk.maximumRadius) m (seeded)",
+            summary:
+                "wander for \(walk.duration) s between \(walk.minimumRadius) m and \(walk.maximumRadius) m (seeded)",
             kind: .randomWalk(walk))
     }
 
@@ -133,7 +134,8 @@ public struct Scenario: Sendable, Hashable {
             throw .invalid("walk \(name) distance", value, "0.3 ... 100 m")
         }
         if approaching ? to >= from : to <= from {
-            throw .invalid("walk to distance", to, approaching ? "less than from (\(from) m)" : "more than from (\(from) m)")
+            throw .invalid(
+                "walk to distance", to, approaching ? "less than from (\(from) m)" : "more than from (\(from) m)")
         }
         guard speedRange.contains(speed) else {
             throw .invalid("walk speed", speed, "0.1 ... 3 m/s")
@@ -185,11 +187,11 @@ public struct Scenario: Sendable, Hashable {
     public func duration(forAccessory index: Int = 0) -> Double {
         let delay = startDelay(forAccessory: index)
         switch kind {
-        case let .walkIn(from, to, speed), let .walkOut(from, to, speed):
+        case .walkIn(let from, let to, let speed), .walkOut(let from, let to, let speed):
             return delay + 2 + abs(from - to) / speed + 3
         case .stand:
             return 30
-        case let .randomWalk(walk):
+        case .randomWalk(let walk):
             return walk.duration
         case .demo:
             return delay + (Self.demoWaypoints.last?.time ?? 0)
@@ -210,11 +212,12 @@ public struct Scenario: Sendable, Hashable {
         func point(_ distance: Double, _ bearing: Double) -> SceneVector {
             let rise = Self.accessoryHeight - Self.hostHeight
             let horizontal = max(distance * distance - rise * rise, 0).squareRoot()
-            return SceneVector.polar(from: host, horizontal: horizontal, bearing: bearing + offset, z: Self.accessoryHeight)
+            return SceneVector.polar(
+                from: host, horizontal: horizontal, bearing: bearing + offset, z: Self.accessoryHeight)
         }
         let facingHost = Trajectory.Orientation.facingTravel(initialYaw: 180 + offset)
         switch kind {
-        case let .walkIn(from, to, speed), let .walkOut(from, to, speed):
+        case .walkIn(let from, let to, let speed), .walkOut(let from, let to, let speed):
             let walk = abs(from - to) / speed
             return Trajectory(
                 unchecked: [
@@ -222,14 +225,17 @@ public struct Scenario: Sendable, Hashable {
                     .init(time: delay + 2, position: point(from, 0)),
                     .init(time: delay + 2 + walk, position: point(to, 0)),
                 ], orientation: facingHost)
-        case let .stand(distance):
+        case .stand(let distance):
             let position = point(distance, 0)
             return Trajectory(unchecked: [.init(time: 0, position: position)], orientation: .facing(host))
-        case let .randomWalk(walk):
-            return walk.recentred(at: host, height: Self.accessoryHeight).trajectory(seed: SimulationRandom.derivedSeed(seed, "accessory-\(index)"))
+        case .randomWalk(let walk):
+            return walk.recentred(at: host, height: Self.accessoryHeight).trajectory(
+                seed: SimulationRandom.derivedSeed(seed, "accessory-\(index)"))
         case .demo:
             return Trajectory(
-                unchecked: Self.demoWaypoints.map { .init(time: delay + $0.time, position: point($0.distance, $0.bearing)) },
+                unchecked: Self.demoWaypoints.map {
+                    .init(time: delay + $0.time, position: point($0.distance, $0.bearing))
+                },
                 orientation: facingHost)
         }
     }
@@ -239,7 +245,9 @@ public struct Scenario: Sendable, Hashable {
     ///
     /// - Throws: ``SceneError``: `invalidParameter` unless `1 ≤ accessories ≤ 16`; errors of
     ///   ``NoiseModel/validate()``.
-    public func makeScene(accessories: Int = 1, noise: NoiseModel = .default, seed: UInt64 = 0) throws(SceneError) -> Scene {
+    public func makeScene(accessories: Int = 1, noise: NoiseModel = .default, seed: UInt64 = 0) throws(SceneError)
+        -> Scene
+    {
         guard (1...16).contains(accessories) else {
             throw .invalid("accessory count", Double(accessories), "1 ... 16")
         }

@@ -78,7 +78,8 @@ public struct Scene: Sendable {
     /// observer's UWB subsystem reports, with the link's noise and NLoS state.
     ///
     /// - Throws: ``SceneError`` (`unknownDevice`) if either device is not in the scene.
-    public mutating func measure(from observer: SceneDeviceID, to target: SceneDeviceID, at time: Double) throws(SceneError)
+    public mutating func measure(from observer: SceneDeviceID, to target: SceneDeviceID, at time: Double)
+        throws(SceneError)
         -> SimulatedMeasurement
     {
         let truth = try geometry(from: observer, to: target, at: time)

@@ -22,15 +22,21 @@ public struct SceneError: Error, Sendable, Hashable, CustomStringConvertible {
         SceneError(.invalidParameter(name: name, value: value, expected: expected))
     }
 
+    /// `3` for whole numbers, `1.5` otherwise.
+    private static func format(_ value: Double) -> String {
+        value.isFinite && value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+    }
+
     /// A sentence saying what was wrong and what is accepted.
     public var description: String {
         switch reason {
-        case let .unknownDevice(name, known):
-            "no device \"\(name)\" in the scene; it holds: \(known.isEmpty ? "no devices (place them first)" : known.joined(separator: ", "))"
-        case let .unknownScenario(name, available):
-            "unknown scenario \"\(name)\"; available: \(available.joined(separator: ", "))"
-        case let .invalidParameter(name, value, expected):
-            "\(name) \(value) is out of range, expected \(expected)"
+        case .unknownDevice(let name, let known):
+            let holds = known.isEmpty ? "no devices (place them first)" : known.joined(separator: ", ")
+            return "no device \"\(name)\" in the scene; it holds: \(holds)"
+        case .unknownScenario(let name, let available):
+            return "unknown scenario \"\(name)\"; available: \(available.joined(separator: ", "))"
+        case .invalidParameter(let name, let value, let expected):
+            return "\(name) \(Self.format(value)) is out of range, expected \(expected)"
         }
     }
 }

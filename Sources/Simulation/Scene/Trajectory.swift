@@ -63,7 +63,7 @@ public struct Trajectory: Sendable, Hashable {
         self.orientation = orientation
         var yaws: [Double] = []
         var lastYaw: Double
-        if case let .facingTravel(initialYaw) = orientation { lastYaw = initialYaw } else { lastYaw = 0 }
+        if case .facingTravel(let initialYaw) = orientation { lastYaw = initialYaw } else { lastYaw = 0 }
         for index in keyframes.indices.dropLast() {
             let step = keyframes[index + 1].position - keyframes[index].position
             if step.horizontalLength > 1e-9 {
@@ -75,8 +75,11 @@ public struct Trajectory: Sendable, Hashable {
     }
 
     /// A device that never moves.
-    public static func stationary(at position: SceneVector, yaw: Double = 0, pitch: Double = 0, roll: Double = 0) -> Trajectory {
-        Trajectory(unchecked: [Keyframe(time: 0, position: position)], orientation: .fixed(yaw: yaw, pitch: pitch, roll: roll))
+    public static func stationary(at position: SceneVector, yaw: Double = 0, pitch: Double = 0, roll: Double = 0)
+        -> Trajectory
+    {
+        Trajectory(
+            unchecked: [Keyframe(time: 0, position: position)], orientation: .fixed(yaw: yaw, pitch: pitch, roll: roll))
     }
 
     /// Time of the last keyframe, seconds (the device holds still afterwards).
@@ -110,9 +113,9 @@ public struct Trajectory: Sendable, Hashable {
     public func pose(at time: Double) -> ScenePose {
         let position = position(at: time)
         switch orientation {
-        case let .fixed(yaw, pitch, roll):
+        case .fixed(let yaw, let pitch, let roll):
             return ScenePose(position: position, yaw: yaw, pitch: pitch, roll: roll)
-        case let .facingTravel(initialYaw):
+        case .facingTravel(let initialYaw):
             let yaw: Double
             if let index = segment(at: time) {
                 yaw = segmentYaws[index]
@@ -120,7 +123,7 @@ public struct Trajectory: Sendable, Hashable {
                 yaw = time <= keyframes[0].time ? initialYaw : (segmentYaws.last ?? initialYaw)
             }
             return ScenePose(position: position, yaw: yaw)
-        case let .facing(point):
+        case .facing(let point):
             let offset = point - position
             let yaw = offset.horizontalLength > 1e-9 ? SceneMath.degrees(SceneMath.atan2(offset.x, offset.y)) : 0
             return ScenePose(position: position, yaw: yaw)
