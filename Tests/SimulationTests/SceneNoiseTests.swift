@@ -212,6 +212,19 @@ import Testing
         #expect(azimuthOnly.azimuth == 0 && azimuthOnly.elevation == nil)
     }
 
+    @Test func nonFiniteGeometryNeverTraps() throws {
+        var channel = try RadioChannel(model: .default, seed: 4)
+        for distance in [Double.nan, .infinity, -.infinity, -3] {
+            for azimuth in [Double.nan, 0, .infinity] {
+                let round = channel.measure(RelativeGeometry(distance: distance, azimuth: azimuth, elevation: .nan), at: 1)
+                let fields = round.uciFields
+                #expect(fields.azimuthFigureOfMerit <= 100 && fields.elevationFigureOfMerit <= 100)
+                _ = (fields.azimuthQ9_7, fields.elevationQ9_7, fields.rssiQ7_1)
+                #expect(round.rangeSample(timestamp: 0).status == round.status)
+            }
+        }
+    }
+
     @Test func invalidNoiseParametersAreNamed() {
         var model = NoiseModel()
         model.dropoutProbability = 1.5

@@ -36,7 +36,8 @@ public enum NIMessage: Sendable, Hashable {
     case setDeviceStruct(payload: [UInt8])
     /// `0x2F`: Qorvo iOSNotify.
     case iOSNotify(AccessoryNotification)
-    /// Any other message ID, with its payload, kept as received.
+    /// Any other message ID, with its payload, kept as received. Decoding never produces it for
+    /// a known ID; built with a known ID it still encodes exactly `[id] + payload`.
     case unknown(id: UInt8, payload: [UInt8])
 
     /// Which side of the exchange sends a message.

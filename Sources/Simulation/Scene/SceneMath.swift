@@ -27,9 +27,11 @@ enum SceneMath {
         return wrapped >= 180 ? wrapped - 360 : wrapped
     }
 
-    /// `value` limited to `range`.
+    /// `value` limited to `range`; NaN becomes 0 if the range holds 0, else its lower bound (so
+    /// integer conversions of a clamped value never trap).
     static func clamp(_ value: Double, _ range: ClosedRange<Double>) -> Double {
-        min(max(value, range.lowerBound), range.upperBound)
+        guard !value.isNaN else { return range.contains(0) ? 0 : range.lowerBound }
+        return min(max(value, range.lowerBound), range.upperBound)
     }
 }
 
