@@ -5,11 +5,12 @@ import Testing
 @Suite struct ProtocolFuzzTests {
     static let interestingIDs: [UInt8] = [0x01, 0x02, 0x03, 0x0A, 0x0B, 0x0C, 0x20, 0x21, 0x2F, 0xA5]
 
-    @Test func randomBytesNeverCrashAndDecodedMessagesRoundTrip() {
+    @Test func randomBytesNeverCrashAndDecodedMessagesRoundTrip() async {
         var random = NITestRandom(seed: 0x5EED_0001)
         var decodedCount = 0
         var failures: [String] = []
-        for iteration in 0..<30_000 {
+        for iteration in 0..<12_000 {
+            if iteration % 100 == 0 { await Task.yield() }  // leave the 2-core test pool to others
             let length = Int.random(in: 0...60, using: &random)
             var message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
             if !message.isEmpty && iteration % 2 == 0 {
@@ -33,11 +34,12 @@ import Testing
 
     /// Random payloads of exactly the well-formed lengths, with the length bytes set, so that many
     /// of them parse: each one that parses must re-encode byte-exact (nothing is lost).
-    @Test func wellFramedRandomPayloadsRoundTrip() {
+    @Test func wellFramedRandomPayloadsRoundTrip() async {
         var random = NITestRandom(seed: 0x5EED_0002)
         var parsed = [String: Int]()
         var failures: [String] = []
-        for _ in 0..<20_000 {
+        for iteration in 0..<5_000 {
+            if iteration % 100 == 0 { await Task.yield() }  // leave the 2-core test pool to others
             var candidates: [(String, [UInt8], NIDialect)] = []
             let uwbLength = [19, 21, 32].randomElement(using: &random)!
             var acd = (0..<(16 + uwbLength)).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -86,9 +88,9 @@ import Testing
             }
         }
         #expect(failures.isEmpty, "\(failures.count) failures, first: \(failures.prefix(3))")
-        #expect(parsed["acd"] == 20_000)
-        #expect(parsed["device"] == 20_000)
-        #expect(parsed["phone"] == 20_000)
-        #expect((parsed["shareable"] ?? 0) > 19_000)
+        #expect(parsed["acd"] == 5_000)
+        #expect(parsed["device"] == 5_000)
+        #expect(parsed["phone"] == 5_000)
+        #expect((parsed["shareable"] ?? 0) > 4_750)
     }
 }
