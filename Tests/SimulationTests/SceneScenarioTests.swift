@@ -59,6 +59,8 @@ import Testing
             #expect(abs(geometry.azimuth - waypoint.bearing) < 2, "azimuth at t = \(waypoint.time)")
         }
         #expect(Scenario.demo.duration(forAccessory: 0) == 60)
+        // Before moving, the accessory faces the host (it starts at bearing +30°).
+        #expect(abs(Scenario.demo.trajectory(forAccessory: 0).pose(at: 0).yaw - 210) < 1e-9)
     }
 
     @Test func accessoriesAreSpreadAndStaggered() throws {

@@ -3,8 +3,8 @@
 ///
 /// Frame: the host is at the origin, ``hostHeight`` above the floor, facing north (+y), so an
 /// accessory's bearing from north is its true azimuth. Accessories are carried at
-/// ``accessoryHeight`` and face their direction of travel. Distances a scenario names are true
-/// 3-D distances from the host.
+/// ``accessoryHeight`` and face their direction of travel (the host, before they first move or
+/// when they only stand). Distances a scenario names are true 3-D distances from the host.
 ///
 /// With several accessories, accessory `i` (0-based) follows the same shape turned by a bearing
 /// offset (0°, +35°, -35°, +70°, -70°, ...) and, for walking scenarios, started later (see
@@ -215,7 +215,9 @@ public struct Scenario: Sendable, Hashable {
             return SceneVector.polar(
                 from: host, horizontal: horizontal, bearing: bearing + offset, z: Self.accessoryHeight)
         }
-        let facingHost = Trajectory.Orientation.facingTravel(initialYaw: 180 + offset)
+        // Before its first move an accessory faces the host (from bearing b, the host is at b + 180°).
+        let firstBearing = kind == .demo ? (Self.demoWaypoints.first?.bearing ?? 0) : 0
+        let facingHost = Trajectory.Orientation.facingTravel(initialYaw: firstBearing + offset + 180)
         switch kind {
         case .walkIn(let from, let to, let speed), .walkOut(let from, let to, let speed):
             let walk = abs(from - to) / speed
