@@ -1,0 +1,230 @@
+/// One NI accessory protocol message: a 1-byte ``NIMessageID`` followed by its payload, carried
+/// whole in one ATT write or notification (no length field, no fragmentation).
+///
+/// Both directions are covered: the app (`nearby` on the host) sends ``initialize``,
+/// ``androidInitialize``, ``configureAndStart(_:)``, ``androidConfigureAndStart(_:)`` and ``stop``
+/// and decodes the accessory's messages; a (virtual) accessory does the opposite. Any message ID
+/// this codec does not know is kept in ``unknown(id:payload:)``, never rejected.
+///
+/// ```swift
+/// let message = try NIMessage(decoding: notificationValue, dialect: .apple)
+/// if case .accessoryConfigurationData(let acd) = message { ... }
+/// let reply = NIMessage.configureAndStart(shareable).encoded()
+/// ```
+public enum NIMessage: Sendable, Hashable {
+    /// `0x01`, Apple dialect: the accessory's configuration data.
+    case accessoryConfigurationData(AccessoryConfigurationData)
+    /// `0x01`, Android dialect: the accessory's 18-byte UwbDeviceConfigData.
+    case androidAccessoryConfigurationData(UWBDeviceConfigData)
+    /// `0x02`: the accessory started ranging.
+    case accessoryUWBDidStart
+    /// `0x03`: the accessory stopped ranging.
+    case accessoryUWBDidStop
+    /// `0x0A`: the app asks for the accessory configuration (Apple dialect).
+    case initialize
+    /// `0xA5`: the app asks for the accessory configuration (Android dialect).
+    case androidInitialize
+    /// `0x0B`, Apple dialect: the shareable configuration data; the accessory starts ranging.
+    case configureAndStart(ShareableConfigurationData)
+    /// `0x0B`, Android dialect: the phone's 14-byte UwbPhoneConfigData; the accessory starts ranging.
+    case androidConfigureAndStart(UWBPhoneConfigData)
+    /// `0x0C`: the app asks the accessory to stop ranging.
+    case stop
+    /// `0x20`: Qorvo getDeviceStruct, payload kept as is.
+    case getDeviceStruct(payload: [UInt8])
+    /// `0x21`: Qorvo setDeviceStruct, payload kept as is.
+    case setDeviceStruct(payload: [UInt8])
+    /// `0x2F`: Qorvo iOSNotify.
+    case iOSNotify(AccessoryNotification)
+    /// Any other message ID, with its payload, kept as received. Decoding never produces it for
+    /// a known ID; built with a known ID it still encodes exactly `[id] + payload`.
+    case unknown(id: UInt8, payload: [UInt8])
+
+    /// Which side of the exchange sends a message.
+    public enum Sender: Sendable, Hashable {
+        /// The UWB accessory (BLE peripheral).
+        case accessory
+        /// The app: an iPhone or Android app, or `nearby` on the Linux host (BLE central).
+        case app
+    }
+
+    /// The message ID.
+    public var id: NIMessageID {
+        switch self {
+        case .accessoryConfigurationData, .androidAccessoryConfigurationData: .accessoryConfigurationData
+        case .accessoryUWBDidStart: .accessoryUWBDidStart
+        case .accessoryUWBDidStop: .accessoryUWBDidStop
+        case .initialize: .initialize
+        case .androidInitialize: .androidInitialize
+        case .configureAndStart, .androidConfigureAndStart: .configureAndStart
+        case .stop: .stop
+        case .getDeviceStruct: .getDeviceStruct
+        case .setDeviceStruct: .setDeviceStruct
+        case .iOSNotify: .iOSNotify
+        case .unknown(let id, _): NIMessageID(rawValue: id)
+        }
+    }
+
+    /// The dialect a message belongs to, `nil` for messages both dialects share.
+    public var dialect: NIDialect? {
+        switch self {
+        case .accessoryConfigurationData, .initialize, .configureAndStart: .apple
+        case .androidAccessoryConfigurationData, .androidInitialize, .androidConfigureAndStart: .android
+        default: nil
+        }
+    }
+
+    /// Who sends this message, `nil` when either side may (0x20, 0x21, unknown IDs).
+    public var sender: Sender? {
+        switch self {
+        case .accessoryConfigurationData, .androidAccessoryConfigurationData, .accessoryUWBDidStart,
+            .accessoryUWBDidStop, .iOSNotify:
+            .accessory
+        case .initialize, .androidInitialize, .configureAndStart, .androidConfigureAndStart, .stop:
+            .app
+        case .getDeviceStruct, .setDeviceStruct, .unknown:
+            nil
+        }
+    }
+
+    /// The payload bytes (everything after the ID byte).
+    public var payload: [UInt8] {
+        switch self {
+        case .accessoryConfigurationData(let data): data.encoded()
+        case .androidAccessoryConfigurationData(let data): data.encoded()
+        case .accessoryUWBDidStart, .accessoryUWBDidStop, .initialize, .androidInitialize, .stop: []
+        case .configureAndStart(let data): data.encoded()
+        case .androidConfigureAndStart(let data): data.encoded()
+        case .getDeviceStruct(let payload), .setDeviceStruct(let payload), .unknown(_, let payload): payload
+        case .iOSNotify(let notification): notification.encoded()
+        }
+    }
+
+    /// The whole message: ID byte then payload, ready for one ATT write or notification.
+    public func encoded() -> [UInt8] {
+        [id.rawValue] + payload
+    }
+
+    /// Decodes one message (ID byte and payload).
+    ///
+    /// Messages `0x01` and `0x0B` have a different payload in each dialect. The side that sent the
+    /// initialize message knows the dialect and should pass it; with `dialect: nil` the payload
+    /// length decides, since the two dialects' lengths never coincide:
+    ///
+    /// - `0x01`: 18 bytes → Android ``UWBDeviceConfigData``, unless byte 15 is 19, 21 or 32 (then it
+    ///   is an Apple ACD cut after 18 bytes); anything else → Apple ``AccessoryConfigurationData``.
+    /// - `0x0B`: 14 bytes → Android ``UWBPhoneConfigData``; anything else → Apple
+    ///   ``ShareableConfigurationData``.
+    ///
+    /// With an explicit dialect, a payload that is a well-formed length of the *other* dialect is
+    /// reported as `dialectMismatch`; any other length is parsed in the given dialect (and so is
+    /// reported as truncated or too long).
+    ///
+    /// - Throws: ``NIProtocolError`` with ``NIProtocolError/messageID`` set: `emptyMessage` for
+    ///   zero bytes; `trailingBytes` for a payload on a message that has none (0x02, 0x03, 0x0A,
+    ///   0x0C, 0xA5); `dialectMismatch`; every error of the payload parsers. Unknown IDs never throw.
+    public init(decoding bytes: some Collection<UInt8>, dialect: NIDialect? = nil) throws(NIProtocolError) {
+        let bytes = Array(bytes)
+        guard let first = bytes.first else {
+            throw NIProtocolError(structure: "message", reason: .emptyMessage)
+        }
+        let id = NIMessageID(rawValue: first)
+        let payload = Array(bytes.dropFirst())
+        do {
+            self = try Self.decode(id: id, payload: payload, dialect: dialect)
+        } catch {
+            var error = error
+            error.messageID = id
+            throw error
+        }
+    }
+
+    private static func decode(id: NIMessageID, payload: [UInt8], dialect: NIDialect?) throws(NIProtocolError)
+        -> NIMessage
+    {
+        switch id {
+        case .accessoryConfigurationData:
+            let detected = detectedDialect(ofConfigurationPayload: payload)
+            let automatic: NIDialect =
+                payload.count == UWBDeviceConfigData.byteCount && detected != .apple ? .android : .apple
+            switch try chooseDialect(
+                declared: dialect, detected: detected, automatic: automatic, payload: payload, id: id)
+            {
+            case .apple: return .accessoryConfigurationData(try AccessoryConfigurationData(bytes: payload))
+            case .android: return .androidAccessoryConfigurationData(try UWBDeviceConfigData(bytes: payload))
+            }
+        case .configureAndStart:
+            let detected = detectedDialect(ofStartPayload: payload)
+            let automatic: NIDialect = payload.count == UWBPhoneConfigData.byteCount ? .android : .apple
+            switch try chooseDialect(
+                declared: dialect, detected: detected, automatic: automatic, payload: payload, id: id)
+            {
+            case .apple: return .configureAndStart(try ShareableConfigurationData(bytes: payload))
+            case .android: return .androidConfigureAndStart(try UWBPhoneConfigData(bytes: payload))
+            }
+        case .accessoryUWBDidStart, .accessoryUWBDidStop, .initialize, .androidInitialize, .stop:
+            guard payload.isEmpty else {
+                throw NIProtocolError(
+                    structure: "\(id.name ?? "message") payload",
+                    reason: .trailingBytes(expected: 0, got: payload.count))
+            }
+            switch id {
+            case .accessoryUWBDidStart: return .accessoryUWBDidStart
+            case .accessoryUWBDidStop: return .accessoryUWBDidStop
+            case .initialize: return .initialize
+            case .androidInitialize: return .androidInitialize
+            default: return .stop
+            }
+        case .getDeviceStruct:
+            return .getDeviceStruct(payload: payload)
+        case .setDeviceStruct:
+            return .setDeviceStruct(payload: payload)
+        case .iOSNotify:
+            return .iOSNotify(try AccessoryNotification(bytes: payload))
+        default:
+            return .unknown(id: id.rawValue, payload: payload)
+        }
+    }
+
+    /// The declared dialect if any (rejecting a payload that is clearly the other dialect's),
+    /// else the automatic choice.
+    private static func chooseDialect(
+        declared: NIDialect?, detected: NIDialect?, automatic: NIDialect, payload: [UInt8], id: NIMessageID
+    ) throws(NIProtocolError) -> NIDialect {
+        guard let declared else { return automatic }
+        if let detected, detected != declared {
+            throw NIProtocolError(
+                structure: id.name ?? "message",
+                reason: .dialectMismatch(expected: declared, found: detected, payloadLength: payload.count))
+        }
+        return declared
+    }
+
+    /// The dialect whose well-formed length a `0x01` payload has, `nil` if neither. An 18-byte
+    /// payload whose byte 15 announces a UWB config length (19, 21, 32) is an Apple ACD cut short,
+    /// not Android data (whose byte 15 is the role bitmask, 1-3).
+    private static func detectedDialect(ofConfigurationPayload payload: [UInt8]) -> NIDialect? {
+        let header = AccessoryConfigurationData.headerByteCount
+        guard payload.count >= header else { return nil }
+        let announced = Int(payload[header - 1])
+        if UWBConfigurationData.version(forByteCount: announced) != nil {
+            return payload.count == header + announced || payload.count == UWBDeviceConfigData.byteCount ? .apple : nil
+        }
+        return payload.count == UWBDeviceConfigData.byteCount ? .android : nil
+    }
+
+    /// The dialect whose well-formed length a `0x0B` payload has, `nil` if neither (or both).
+    private static func detectedDialect(ofStartPayload payload: [UInt8]) -> NIDialect? {
+        let header = ShareableConfigurationData.headerByteCount
+        let announcesShareableLength =
+            payload.count >= header
+            && ShareableConfigurationData.possibleByteCounts.contains(Int(payload[header - 1]) + header)
+        if payload.count == UWBPhoneConfigData.byteCount {
+            return announcesShareableLength ? nil : .android
+        }
+        if announcesShareableLength && payload.count == Int(payload[header - 1]) + header {
+            return .apple
+        }
+        return nil
+    }
+}

@@ -1,2 +1,0 @@
-// Tests for Simulation.
-import Testing
