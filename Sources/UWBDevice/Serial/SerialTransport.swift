@@ -14,6 +14,7 @@ public actor SerialTransport: UCITransport {
     /// The tty path.
     public nonisolated let path: String
     private let requestedBaud: Int?
+    private let requestedFraming: DevKit.Framing?
     private let configuration: UCITransportConfiguration
     private let logger: Logger
     private var link: FileDescriptorLink?
@@ -22,10 +23,12 @@ public actor SerialTransport: UCITransport {
     /// Creates a transport for `path`; nothing is opened yet.
     /// - Parameters:
     ///   - baud: the baud rate; `nil` uses the dev kit's default (found through sysfs) or 115200.
-    public init(path: String, baud: Int? = nil, configuration: UCITransportConfiguration = .init(),
-                logger: Logger = Logger(label: "nearby.uwb.serial")) {
+    ///   - framing: host -> board framing; `nil` uses the dev kit's (found through sysfs) or raw UCI.
+    public init(path: String, baud: Int? = nil, framing: DevKit.Framing? = nil,
+                configuration: UCITransportConfiguration = .init(), logger: Logger = Logger(label: "nearby.uwb.serial")) {
         self.path = path
         self.requestedBaud = baud
+        self.requestedFraming = framing
         self.configuration = configuration
         self.logger = logger
         self.name = UWBDeviceSpec.serial(path: path, baud: baud).description
@@ -37,7 +40,7 @@ public actor SerialTransport: UCITransport {
         }
         let kit = SerialPorts.kit(forTTY: path)
         let baud = requestedBaud ?? kit?.defaultBaud ?? 115_200
-        framing = kit?.framing ?? .rawUCI
+        framing = requestedFraming ?? kit?.framing ?? .rawUCI
         let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             var error = UWBDeviceError.posix(errno, device: name, operation: "open \(path)")

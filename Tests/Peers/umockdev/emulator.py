@@ -264,7 +264,7 @@ class Board:
         self.lock = emulator.lock
         self.unplugged = False
         self.driver = {i: kit.kernel_driver for i in kit.interfaces}  # interface -> kernel driver
-        self.claimed = set()
+        self.claimed = {}       # interface -> client (usbfs claims belong to one open file)
         self.pending = []       # submitted URBs not completed yet, in order
         self.done = []          # (urb, status, data) ready to reap, in order
         self.output = bytearray()   # board -> host bytes not yet sent on IN
@@ -282,16 +282,22 @@ class Board:
     def interface_of(self, endpoint):
         return self.kit.endpoints.get(endpoint)
 
-    def check_interface(self, interface):
-        """usbfs claims an interface implicitly on first use; a bound kernel driver makes it EBUSY."""
+    def check_interface(self, interface, client):
+        """usbfs claims an interface implicitly on first use; a kernel driver or another
+        process's claim makes it EBUSY."""
         if interface is None or interface not in self.kit.interfaces:
             return errno.ENOENT
         if interface in self.claimed:
-            return 0
+            return 0 if self.claimed[interface] is client else errno.EBUSY
         if self.driver.get(interface):
             return errno.EBUSY
-        self.claimed.add(interface)
+        self.claimed[interface] = client
         return 0
+
+    def client_gone(self, client):
+        for interface in [i for i, owner in self.claimed.items() if owner is client]:
+            del self.claimed[interface]
+            log("released interface %d (file closed)" % interface)
 
     # ---- the UCI link ----
 
@@ -365,19 +371,19 @@ class Board:
 
     # ---- URBs ----
 
-    def submit(self, urb):
+    def submit(self, urb, client):
         if urb.type == URB_TYPE_CONTROL:
             setup = urb.payload[:8]
             request_type = setup[0]
             if request_type & 0x1F == 1:  # interface recipient: usbfs checks the claim
-                error = self.check_interface(struct.unpack("<H", setup[4:6])[0] & 0xFF)
+                error = self.check_interface(struct.unpack("<H", setup[4:6])[0] & 0xFF, client)
                 if error:
                     return error
             self.pending.append(urb)
             status, reply = self.control(setup, urb.payload[8:])
             self.complete(urb, status, reply)
             return 0
-        error = self.check_interface(self.interface_of(urb.endpoint))
+        error = self.check_interface(self.interface_of(urb.endpoint), client)
         if error:
             return error
         self.pending.append(urb)
@@ -677,7 +683,9 @@ class Emulator:
         self.testbed = UMockdev.Testbed.new()
         self.handler = UMockdev.IoctlBase()
         self.handler.connect("handle-ioctl", self.handle_ioctl)
-        self.keep = []     # IoctlData / clients that must stay alive while referenced by the client
+        self.keep = []     # URBs (IoctlData) that must stay alive while the client may reap them
+        self.clients = {}  # id -> IoctlClient: kept alive so that their identity stays stable
+        self.handler.connect("client-vanished", self.client_vanished)
         self.testbed.add_from_string(
             "P: /devices/usb%d\nN: bus/usb/%03d/001\nE: SUBSYSTEM=usb\nE: DEVTYPE=usb_device\nE: DRIVER=usb\n"
             "E: BUSNUM=%03d\nE: DEVNUM=001\nE: DEVNAME=/dev/bus/usb/%03d/001\n"
@@ -727,9 +735,16 @@ class Emulator:
 
     # ---- ioctl dispatch (umockdev's worker thread) ----
 
+    def client_vanished(self, handler, client):
+        with self.lock:
+            self.clients.pop(id(client), None)
+            for board in self.boards.values():
+                board.client_gone(client)
+
     def handle_ioctl(self, handler, client):
         request = client.get_request() & 0xFFFFFFFF
         with self.lock:
+            client = self.clients.setdefault(id(client), client)
             board = self.boards.get(client.get_devnode())
             if board is None:
                 return False
@@ -761,7 +776,7 @@ class Emulator:
             data = arg.resolve(0, 260)
             interface = struct.unpack("<I", bytes(data.retrieve()[:4]))[0]
             if interface in board.claimed:
-                name = "usbfs"
+                name = "usbfs"  # claimed through usbfs, by this or another process
             else:
                 name = board.driver.get(interface)
             if not name:
@@ -794,34 +809,41 @@ class Emulator:
             wanted = raw[8:].split(b"\0")[0].decode()
             if interface not in board.kit.interfaces:
                 return (-1, errno.EINVAL)
+            if interface in board.claimed:
+                return (0, 0) if board.claimed[interface] is client else (-1, errno.EBUSY)
             bound = board.driver.get(interface)
             if bound:
                 if (flags & 0x01 and bound != wanted) or (flags & 0x02 and bound == wanted):
                     return (-1, errno.EBUSY)
                 log("detach interface %d (%s)" % (interface, bound))
                 board.driver[interface] = None
-            board.claimed.add(interface)
+            board.claimed[interface] = client
             log("claim interface %d" % interface)
             return (0, 0)
         if request == CLAIMINTERFACE:
             interface = struct.unpack("<I", bytes(arg.resolve(0, 4).retrieve()))[0]
             if interface not in board.kit.interfaces:
                 return (-1, errno.ENOENT)
+            if interface in board.claimed:
+                if board.claimed[interface] is client:
+                    return (0, 0)
+                log("claim interface %d refused: claimed by another process" % interface)
+                return (-1, errno.EBUSY)
             if board.driver.get(interface):
                 log("claim interface %d refused: bound to %s" % (interface, board.driver[interface]))
                 return (-1, errno.EBUSY)
-            board.claimed.add(interface)
+            board.claimed[interface] = client
             log("claim interface %d" % interface)
             return (0, 0)
         if request == RELEASEINTERFACE:
             interface = struct.unpack("<I", bytes(arg.resolve(0, 4).retrieve()))[0]
-            if interface not in board.claimed:
+            if board.claimed.get(interface) is not client:
                 return (-1, errno.EINVAL)
-            board.claimed.discard(interface)
+            del board.claimed[interface]
             log("release interface %d" % interface)
             return (0, 0)
         if request == SETCONFIGURATION:
-            if any(board.driver.get(i) for i in board.kit.interfaces if i not in board.claimed):
+            if any(board.driver.get(i) or (i in board.claimed and board.claimed[i] is not client) for i in board.kit.interfaces):
                 return (-1, errno.EBUSY)
             return (0, 0)
         if request in (SETINTERFACE, CLEAR_HALT, RESETEP):
@@ -830,9 +852,9 @@ class Emulator:
             board.reset()
             return (0, 0)
         if request == CONTROL:
-            return self.sync_control(board, arg)
+            return self.sync_control(board, arg, client)
         if request == SUBMITURB:
-            return self.submit(board, arg)
+            return self.submit(board, arg, client)
         if request in (REAPURB, REAPURBNDELAY):
             board.pump()
             if not board.done:
@@ -844,7 +866,7 @@ class Emulator:
             return (-1, error) if error else (0, 0)
         return None
 
-    def sync_control(self, board, arg):
+    def sync_control(self, board, arg, client):
         data = arg.resolve(0, 24)
         raw = bytes(data.retrieve())
         setup = raw[:8]
@@ -852,7 +874,7 @@ class Emulator:
         buffer = data.resolve(16, length) if length else None
         data_out = bytes(buffer.retrieve()) if buffer is not None and not setup[0] & 0x80 else b""
         if setup[0] & 0x1F == 1:
-            error = board.check_interface(struct.unpack("<H", setup[4:6])[0] & 0xFF)
+            error = board.check_interface(struct.unpack("<H", setup[4:6])[0] & 0xFF, client)
             if error:
                 return (-1, error)
         status, reply = board.control(setup, data_out)
@@ -864,14 +886,14 @@ class Emulator:
             return (len(reply), 0)
         return (length, 0)
 
-    def submit(self, board, arg):
+    def submit(self, board, arg, client):
         urb_data = arg.resolve(0, 56)
         raw = bytes(urb_data.retrieve())
         urb_type, endpoint = raw[0], raw[1]
         length = struct.unpack("<i", raw[24:28])[0]
         buffer = urb_data.resolve(16, length) if length > 0 else None
         urb = Urb(urb_data, buffer, (urb_type, endpoint, length))
-        error = board.submit(urb)
+        error = board.submit(urb, client)
         if error:
             return (-1, error)
         self.keep.append(urb)
