@@ -68,7 +68,7 @@ public actor TCPTransport: UCITransport {
                     return fd
                 }
                 lastError = ready == 0
-                    ? UWBDeviceError(.timeout, device: name, reason: "connecting took longer than \(configuration.connectTimeout)",
+                    ? UWBDeviceError(.timeout, device: name, reason: "connecting took longer than \(configuration.connectTimeout.readable)",
                                      remedy: "Check that the UCI server is running and reachable.")
                     : connectError(socketError)
             } else {

@@ -110,7 +110,7 @@ final class FileDescriptorLink: Sendable {
                 guard remaining > .zero else {
                     throw UWBDeviceError(
                         .timeout, device: device,
-                        reason: "the device took \(offset) of \(bytes.count) byte(s) and then nothing for \(timeout)",
+                        reason: "the device took \(offset) of \(bytes.count) byte(s) and then nothing for \(timeout.readable)",
                         remedy: "Check that the board runs UCI firmware and is not stalled by flow control; replug it.")
                 }
                 var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

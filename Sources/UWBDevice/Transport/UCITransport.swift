@@ -72,3 +72,13 @@ extension Duration {
         return max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
     }
 }
+
+extension Duration {
+    /// "300 ms", "1 s", "2.5 s": how durations read in error messages.
+    var readable: String {
+        let ms = milliseconds
+        if ms < 1000 { return "\(ms) ms" }
+        if ms % 1000 == 0 { return "\(ms / 1000) s" }
+        return "\(Double(ms) / 1000) s"
+    }
+}

@@ -41,6 +41,7 @@ Every event is logged on stderr as `emulator: <event>` (tests assert on these li
 """
 
 import argparse
+import contextlib
 import errno
 import os
 import signal
@@ -678,6 +679,9 @@ class Emulator:
         self.bus = bus
         self.next_address = address
         self.lock = threading.RLock()
+        # Python locks are not fair: a client polling REAPURBNDELAY keeps the worker thread
+        # re-taking `lock`, so the main thread (plug/unplug) raises this gate to get a turn.
+        self.main_waiting = threading.Event()
         self.boards = {}   # devnode -> Board (unplugged ones stay to answer ENODEV)
         self.board = None
         self.testbed = UMockdev.Testbed.new()
@@ -699,7 +703,7 @@ class Emulator:
         return self.testbed.get_root_dir()
 
     def plug(self):
-        with self.lock:
+        with self.main_turn():
             address = self.next_address
             self.next_address += 1
             board = BOARDS[self.kit.name](self, self.kit, self.bus, address)
@@ -720,7 +724,7 @@ class Emulator:
         log("plugged %s %04x:%04x at %d.%d (%s)" % (kit.name, kit.vid, kit.pid, self.bus, address, board.devnode))
 
     def unplug(self):
-        with self.lock:
+        with self.main_turn():
             board = self.board
             if board is None:
                 return
@@ -735,6 +739,15 @@ class Emulator:
 
     # ---- ioctl dispatch (umockdev's worker thread) ----
 
+    @contextlib.contextmanager
+    def main_turn(self):
+        self.main_waiting.set()
+        try:
+            with self.lock:
+                yield
+        finally:
+            self.main_waiting.clear()
+
     def client_vanished(self, handler, client):
         with self.lock:
             self.clients.pop(id(client), None)
@@ -743,6 +756,8 @@ class Emulator:
 
     def handle_ioctl(self, handler, client):
         request = client.get_request() & 0xFFFFFFFF
+        while self.main_waiting.is_set():
+            time.sleep(0.001)
         with self.lock:
             client = self.clients.setdefault(id(client), client)
             board = self.boards.get(client.get_devnode())
@@ -940,6 +955,8 @@ def parse_arguments():
 
 def main():
     args = parse_arguments()
+    # The parent may have spawned us with these blocked (they survive exec): plug/unplug need them.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1, signal.SIGUSR2, signal.SIGTERM, signal.SIGINT})
     # Hotplug uevents only reach libusb's udev monitor if the emulator itself runs under the preload.
     if PRELOAD not in os.environ.get("LD_PRELOAD", ""):
         env = dict(os.environ)
@@ -984,7 +1001,11 @@ def main():
         return 127
     signal.signal(signal.SIGTERM, lambda *_: child.terminate())
     signal.signal(signal.SIGINT, lambda *_: child.send_signal(signal.SIGINT))
-    status = child.wait()
+    # Poll instead of a blocking wait: a signal delivered to one of umockdev's threads only
+    # runs its Python handler when the main thread executes bytecode again.
+    while child.poll() is None:
+        time.sleep(0.02)
+    status = child.returncode
     log("command exited with status %d" % status)
     return status if status >= 0 else 128 - status
 
