@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NearbySupport
 import Synchronization
 import UWBDevice
@@ -31,7 +32,8 @@ struct UWBListCommand: AsyncParsableCommand {
         do {
             devices = try UWBDeviceDiscovery.usbDevices(includeUnknown: all)
         } catch {
-            throw CleanExit.message("error: \(error)")
+            printError("error: \(error)")
+            throw ExitCode(1)
         }
         print(all ? "USB devices:" : "UWB dev kits on USB:")
         if devices.isEmpty {
@@ -139,14 +141,16 @@ struct UWBRawCommand: AsyncParsableCommand {
         let spec = try parsedSpec()
         let packets = try parsedPackets()
         if spec == .simulator {
-            throw CleanExit.message("error: `nearby uwb raw` talks to a UCI transport; run the simulator as a server (`nearby sim uwbs --listen 127.0.0.1:7000`) and use --device tcp:127.0.0.1:7000")
+            printError("error: `nearby uwb raw` talks to a UCI transport; run the simulator as a server (`nearby sim uwbs --listen 127.0.0.1:7000`) and use --device tcp:127.0.0.1:7000")
+            throw ExitCode(1)
         }
-        let transport = try spec.makeTransport()
+        let transport: any UCITransport
         let stream: AsyncThrowingStream<[UInt8], any Error>
         do {
+            transport = try spec.makeTransport()
             stream = try await transport.open()
         } catch {
-            print("error: \(error)")
+            printError("error: \(error)")
             throw ExitCode(1)
         }
         let waiting = Mutex<Promise<Void>?>(nil)
@@ -157,7 +161,7 @@ struct UWBRawCommand: AsyncParsableCommand {
                     if packet[0] >> 5 == 2 { _ = waiting.withLock { $0 }?.fulfill(()) }
                 }
             } catch {
-                print("error: \(error)")
+                printError("error: \(error)")
                 _ = waiting.withLock { $0 }?.fail(error)
                 throw error
             }
@@ -175,14 +179,15 @@ struct UWBRawCommand: AsyncParsableCommand {
                                           operation: "the response to packet \(index + 1) (\(HexBytes.format(Array(packet.prefix(4)))))")
                 }
             } catch let error as TimeoutError {
-                print("error: \(device): \(error)")
+                printError("error: \(spec): \(error)")
                 failed = true
                 break
             } catch let error as UWBDeviceError {
-                print("error: \(error)")
+                printError("error: \(error)")
                 failed = true
                 break
             } catch {
+                // The stream ended (unplug, server gone): the reader task printed why.
                 failed = true
                 break
             }
@@ -194,6 +199,11 @@ struct UWBRawCommand: AsyncParsableCommand {
         if (try? await reader.value) == nil { failed = true }
         if failed { throw ExitCode(1) }
     }
+}
+
+/// Writes a line to standard error.
+private func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 /// One UCI packet as a line: hex bytes and what the header says.
