@@ -86,9 +86,9 @@ struct UWBRawCommand: AsyncParsableCommand {
         commandName: "raw",
         abstract: "Send raw UCI packets to a UWB subsystem and print every packet that comes back.",
         discussion: """
-            Each PACKET is one whole UCI packet in hex (header + payload), e.g. 20020000 for
-            CORE_GET_DEVICE_INFO; spaces, ':' and a 0x prefix are allowed inside one argument.
-            After each command (MT 1) the response (MT 2) is awaited before the next packet is sent;
+            Each PACKET is one whole UCI packet in hex (header + payload), e.g. 20020000 for \
+            CORE_GET_DEVICE_INFO; spaces, ':' and a 0x prefix are allowed inside one argument. \
+            After each command (MT 1) the response (MT 2) is awaited before the next packet is sent; \
             notifications are printed as they arrive. Exits with status 1 if a response does not come.
             """
     )

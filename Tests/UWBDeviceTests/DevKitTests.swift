@@ -1,3 +1,5 @@
+import Foundation
+import NearbyTestSupport
 import Testing
 import UWBDevice
 
@@ -81,5 +83,28 @@ import UWBDevice
         #expect(FTDI.payload(of: transfer) == first + second)
         // Max packet size other than 64.
         #expect(FTDI.payload(of: [0x01, 0x60, 1, 2, 0x01, 0x60, 3], maxPacketSize: 4) == [1, 2, 3])
+    }
+}
+
+@Suite struct DevKitUdevRuleTests {
+    @Test func theShippedUdevRuleCoversEveryKitOnUSBAndAsATTY() throws {
+        let rules = try String(contentsOf: PackagePaths.file(UWBDeviceError.udevRulePath), encoding: .utf8)
+        let lines = rules.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        for kit in DevKit.all {
+            let vendor = String(kit.usbID.prefix(4))
+            let product = String(kit.usbID.suffix(4))
+            let usb = lines.filter {
+                $0.contains("SUBSYSTEM==\"usb\"") && $0.contains("ATTR{idVendor}==\"\(vendor)\"") && $0.contains("ATTR{idProduct}==\"\(product)\"")
+            }
+            let tty = lines.filter {
+                $0.contains("SUBSYSTEM==\"tty\"") && $0.contains("ATTRS{idVendor}==\"\(vendor)\"") && $0.contains("ATTRS{idProduct}==\"\(product)\"")
+            }
+            #expect(usb.count == 1, "no USB rule for \(kit.name)")
+            #expect(tty.count == 1, "no tty rule for \(kit.name)")
+            for line in usb + tty {
+                #expect(line.contains("MODE=\"0660\"") && line.contains("GROUP=\"plugdev\""))
+                #expect(line.contains("ENV{ID_MM_DEVICE_IGNORE}=\"1\""))
+            }
+        }
     }
 }

@@ -322,6 +322,12 @@ public actor USBTransport: UCITransport {
 
     private func tearDown(_ session: Session) async {
         await session.pump.stop()
+        if session.kit.kind == .cdcACM, configuration.assertDTR, let control = session.kit.communicationInterface {
+            // Drop DTR as the kernel's cdc_acm does on close: the firmware closes its port and
+            // discards queued output. Best effort: the kit may already be gone.
+            _ = try? await session.handle.control(requestType: 0x21, request: 0x22, value: 0, index: UInt16(control),
+                                                  timeout: .milliseconds(200), operation: "drop DTR")
+        }
         release(session.handle, claimed: session.claimed, detached: session.detached)
         session.handle.close()
     }

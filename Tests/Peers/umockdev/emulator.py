@@ -44,6 +44,7 @@ import argparse
 import contextlib
 import errno
 import os
+import shutil
 import signal
 import socket
 import struct
@@ -702,6 +703,14 @@ class Emulator:
     def root(self):
         return self.testbed.get_root_dir()
 
+    def close(self):
+        """Drops the UCI links and deletes the testbed's temporary root."""
+        with self.main_turn():
+            for board in self.boards.values():
+                board.close_link()
+            root = self.root
+        shutil.rmtree(root, ignore_errors=True)
+
     def plug(self):
         with self.main_turn():
             address = self.next_address
@@ -972,6 +981,13 @@ def main():
         return 3
 
     emulator = Emulator(UMockdev, KITS[args.kit], args.uci, args.bus, args.address)
+    try:
+        return serve(args, emulator)
+    finally:
+        emulator.close()
+
+
+def serve(args, emulator):
     emulator.plug()
 
     signal.signal(signal.SIGUSR1, lambda *_: emulator.unplug())
