@@ -26,29 +26,33 @@ public final class ScriptedUCIServer: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Listens on 127.0.0.1:`port` (a free port if `nil`).
+    /// Listens on 127.0.0.1:`port` (a port the kernel picks if `nil`, so parallel tests never
+    /// race for one).
     /// - Parameters:
     ///   - greeting: chunks sent on every new connection (e.g. DEVICE_STATUS_NTF(READY)).
     ///   - chunkDelay: pause between two written chunks.
     public init(port: Int? = nil, greeting: [[UInt8]] = [], chunkDelay: Duration = .milliseconds(5),
                 responder: @escaping Responder) throws {
-        let port = try port ?? freeTCPPort()
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ChildProcessError("socket() failed: errno \(errno)") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
+        address.sin_port = UInt16(port ?? 0).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(fd, 4) == 0 else {
             close(fd)
-            throw ChildProcessError("cannot listen on 127.0.0.1:\(port): errno \(errno)")
+            throw ChildProcessError("cannot listen on 127.0.0.1:\(port ?? 0): errno \(errno)")
         }
-        self.port = port
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.port = Int(UInt16(bigEndian: address.sin_port))
         self.listener = fd
         self.responder = responder
         self.greeting = greeting

@@ -5,27 +5,19 @@ import Testing
 /// Runs one test of this test bundle a second time, inside the umockdev emulator, so that the
 /// in-process libusb code talks to an emulated dev kit.
 ///
-/// The outer run (plain `swift test`) calls ``runInner(_:kit:)``: it starts
+/// The outer run (plain `swift test`) starts the scripted UWBS (a ``ScriptedUCIServer``) and
+/// calls ``runInner(_:kit:server:)``: it starts
 /// `emulator.py --uci tcp:127.0.0.1:PORT -- <this test binary> --filter <the test>` with
 /// `NEARBY_USB_INNER_TEST` set, waits, and returns the inner run's output and the emulator's
-/// event log for assertions. The inner run sees ``isInner(_:)`` true and does the USB work
-/// against the emulated kit, serving the board's UCI server itself on ``uciPort``.
+/// event log. The inner run sees ``isInner(_:)`` true and does the USB work against the
+/// emulated kit (asserting what the host receives); the outer run asserts what the UWBS
+/// received and what the emulator logged.
 enum USBEmulatedKit {
     static let innerVariable = "NEARBY_USB_INNER_TEST"
 
     /// `true` in the inner run of `test`.
     static func isInner(_ test: String) -> Bool {
         ProcessInfo.processInfo.environment[innerVariable] == test
-    }
-
-    /// The port of the UCI server the emulated board is bridged to (inner run).
-    static var uciPort: Int {
-        get throws {
-            guard let text = ProcessInfo.processInfo.environment["NEARBY_TEST_UCI_PORT"], let port = Int(text) else {
-                throw ChildProcessError("NEARBY_TEST_UCI_PORT is not set: this must run under USBEmulatedKit.runInner")
-            }
-            return port
-        }
     }
 
     /// The emulator's process id (inner run): SIGUSR1 unplugs the kit, SIGUSR2 plugs it in.
@@ -47,14 +39,16 @@ enum USBEmulatedKit {
         var transcript: String { "exit status \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
     }
 
-    /// Outer run: runs `USBTransportTests/<test>` under the emulator and checks it passed.
-    static func runInner(_ test: String, kit: UMockdevEmulator.Kit, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
-        let port = try freeTCPPort()
+    /// Outer run: runs `USBTransportTests/<test>` under the emulator, the board bridged to
+    /// `server`, and checks it passed.
+    static func runInner(_ test: String, kit: UMockdevEmulator.Kit, server: ScriptedUCIServer,
+                         sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
+        let port = server.port
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let result = try await UMockdevEmulator.run(
             kit: kit, uciPort: port,
             command: [binary, "--testing-library", "swift-testing", "--filter", "USBTransportTests/\(test)"],
-            environment: [innerVariable: test, "NEARBY_TEST_UCI_PORT": "\(port)"],
+            environment: [innerVariable: test],
             timeout: .seconds(180))
         let run = Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
         #expect(run.status == 0, "the test failed inside the emulator:\n\(run.transcript)", sourceLocation: sourceLocation)

@@ -14,7 +14,9 @@ import UWBDevice
             try await exchangeEveryVector(vendorID: 0x1915, productID: 0x520F)
             return
         }
-        let run = try await USBEmulatedKit.runInner("cdcACMCarriesPacketsByteExactBothWays", kit: .dwm3001cdk)
+        let server = try Self.uwbs()
+        let run = try await USBEmulatedKit.runInner("cdcACMCarriesPacketsByteExactBothWays", kit: .dwm3001cdk, server: server)
+        #expect(server.received == Self.sentByExchange)
         let events = run.events
         // The kernel's cdc_acm was bound to both interfaces and detached before claiming.
         for interface in [0, 1] {
@@ -38,7 +40,6 @@ import UWBDevice
 
     @Test func withoutDTRTheKitIsSilentAndWritesTimeOut() async throws {
         if USBEmulatedKit.isInner(#function.prefix { $0 != "(" }.description) {
-            let server = try ScriptedUCIServer(port: try USBEmulatedKit.uciPort, greeting: [Vectors.ready], responder: Vectors.responder)
             let configuration = UCITransportConfiguration(writeTimeout: .milliseconds(300), assertDTR: false)
             let transport = USBTransport(vendorID: 0x1915, productID: 0x520F, configuration: configuration)
             let packets = PacketCollector(try await transport.open())
@@ -53,11 +54,12 @@ import UWBDevice
             }
             try await Task.sleep(for: .milliseconds(200))
             #expect(packets.packets.isEmpty)
-            #expect(server.connectionCount == 0)
             await transport.close()
             return
         }
-        let run = try await USBEmulatedKit.runInner("withoutDTRTheKitIsSilentAndWritesTimeOut", kit: .dwm3001cdk)
+        let server = try Self.uwbs()
+        let run = try await USBEmulatedKit.runInner("withoutDTRTheKitIsSilentAndWritesTimeOut", kit: .dwm3001cdk, server: server)
+        #expect(server.connectionCount == 0)
         #expect(!run.events.contains("DTR on"))
         #expect(run.events.contains("bulk-out cancelled by the host (4 bytes not accepted)"), "\(run.transcript)")
         #expect(!run.events.contains { $0.hasPrefix("uci-to-uwbs") })
@@ -65,7 +67,6 @@ import UWBDevice
 
     @Test func unplugIsReportedWithinOneSecondAndTheKitIsReopenedAfterReplug() async throws {
         if USBEmulatedKit.isInner(#function.prefix { $0 != "(" }.description) {
-            let server = try ScriptedUCIServer(port: try USBEmulatedKit.uciPort, greeting: [Vectors.ready], responder: Vectors.responder)
             let emulator = try USBEmulatedKit.emulatorPID
             // Pinned to the address it has now; after the replug it is found on the same port.
             let transport = USBTransport(vendorID: 0x1915, productID: 0x520F, bus: 1, address: 2)
@@ -102,12 +103,15 @@ import UWBDevice
             #expect(try await again.waitForPackets(1) == [Vectors.ready])
             try await transport.send(Vectors.reset)
             #expect(try await again.waitForPackets(3) == [Vectors.ready, Vectors.resetOK, Vectors.ready])
-            #expect(server.connectionCount == 2)
             await transport.close()
             #expect(try await again.waitForEnd() == nil)
             return
         }
-        let run = try await USBEmulatedKit.runInner("unplugIsReportedWithinOneSecondAndTheKitIsReopenedAfterReplug", kit: .dwm3001cdk)
+        let server = try Self.uwbs()
+        let run = try await USBEmulatedKit.runInner("unplugIsReportedWithinOneSecondAndTheKitIsReopenedAfterReplug", kit: .dwm3001cdk, server: server)
+        // One UWBS connection per plug-in: the replugged board started fresh.
+        #expect(server.connectionCount == 2)
+        #expect(server.received == [Vectors.getDeviceInfo, Vectors.reset])
         let events = run.events
         let unplug = try #require(events.firstIndex(of: "unplugged 1.2"), "\(run.transcript)")
         let replug = try #require(events.firstIndex { $0.hasPrefix("plugged dwm3001cdk 1915:520f at 1.3") }, "\(run.transcript)")
@@ -122,7 +126,6 @@ import UWBDevice
 
     @Test func anotherProcessHoldingTheKitIsReportedBusy() async throws {
         if USBEmulatedKit.isInner(#function.prefix { $0 != "(" }.description) {
-            let server = try ScriptedUCIServer(port: try USBEmulatedKit.uciPort, greeting: [Vectors.ready], responder: Vectors.responder)
             let first = USBTransport(vendorID: 0x1915, productID: 0x520F)
             let packets = PacketCollector(try await first.open())
             _ = try await packets.waitForPackets(1)
@@ -139,10 +142,11 @@ import UWBDevice
             try await first.send(Vectors.reset)
             #expect(try await packets.waitForPackets(3) == [Vectors.ready, Vectors.resetOK, Vectors.ready])
             await first.close()
-            _ = server
             return
         }
-        let run = try await USBEmulatedKit.runInner("anotherProcessHoldingTheKitIsReportedBusy", kit: .dwm3001cdk)
+        let server = try Self.uwbs()
+        let run = try await USBEmulatedKit.runInner("anotherProcessHoldingTheKitIsReportedBusy", kit: .dwm3001cdk, server: server)
+        #expect(server.received == [Vectors.reset])
         #expect(run.events.contains("claim interface 0 refused: claimed by another process"), "\(run.transcript)")
     }
 
@@ -184,7 +188,7 @@ import UWBDevice
             }
             return
         }
-        _ = try await USBEmulatedKit.runInner("discoveryListsTheKitAndNotFoundSaysWhatIsAttached", kit: .dwm3001cdk)
+        _ = try await USBEmulatedKit.runInner("discoveryListsTheKitAndNotFoundSaysWhatIsAttached", kit: .dwm3001cdk, server: try Self.uwbs())
     }
 
     // MARK: FT230X (NXP SR150 EVK)
@@ -194,7 +198,9 @@ import UWBDevice
             try await exchangeEveryVector(vendorID: 0x0403, productID: 0x6015)
             return
         }
-        let run = try await USBEmulatedKit.runInner("ft230xStripsStatusBytesAndFramesPacketsForTheBoard", kit: .sr150)
+        let server = try Self.uwbs()
+        let run = try await USBEmulatedKit.runInner("ft230xStripsStatusBytesAndFramesPacketsForTheBoard", kit: .sr150, server: server)
+        #expect(server.received == Self.sentByExchange)
         let events = run.events
         let detach = try #require(events.firstIndex(of: "detach interface 0 (ftdi_sio)"), "\(run.transcript)")
         let claim = try #require(events.firstIndex(of: "claim interface 0"), "\(run.transcript)")
@@ -223,12 +229,19 @@ import UWBDevice
         #expect(events.contains("attach interface 0 (ftdi_sio)"))
     }
 
-    // MARK: Shared inner body
+    // MARK: Shared parts
+
+    /// The scripted UWBS behind the emulated board (started by the outer run).
+    private static func uwbs() throws -> ScriptedUCIServer {
+        try ScriptedUCIServer(greeting: [Vectors.ready], responder: Vectors.responder)
+    }
+
+    /// What ``exchangeEveryVector(vendorID:productID:)`` sends, in order.
+    private static let sentByExchange = [Vectors.getDeviceInfo, Vectors.longCommand, Vectors.dataPacket, Vectors.reset]
 
     /// Opens the kit, exchanges every test vector with the scripted UWBS behind it and checks
-    /// both directions byte for byte.
+    /// what the host receives byte for byte (the outer run checks what the UWBS received).
     private func exchangeEveryVector(vendorID: UInt16, productID: UInt16) async throws {
-        let server = try ScriptedUCIServer(port: try USBEmulatedKit.uciPort, greeting: [Vectors.ready], responder: Vectors.responder)
         let transport = USBTransport(vendorID: vendorID, productID: productID)
         let packets = PacketCollector(try await transport.open())
         #expect(try await packets.waitForPackets(1) == [Vectors.ready])
@@ -242,7 +255,6 @@ import UWBDevice
         #expect(all[4] == [0x02, 0x00] + Array(Vectors.dataPacket[2...]))
         #expect(all[5] == Vectors.resetOK)
         #expect(all[6] == Vectors.ready)
-        #expect(try await server.waitForPackets(4) == [Vectors.getDeviceInfo, Vectors.longCommand, Vectors.dataPacket, Vectors.reset])
         await #expect {
             try await transport.send([0x20, 0x02, 0x00])
         } throws: { error in

@@ -181,6 +181,7 @@ class UciLink:
         self.host, self.port, self.deliver = host, port, deliver
         self.sock = None
         self.closed = False
+        self.backlog = bytearray()  # packets the board received before the connection was up
         self.lock = threading.Lock()
 
     def connect(self):
@@ -201,6 +202,9 @@ class UciLink:
                 sock.close()
                 return False
             self.sock = sock
+            backlog, self.backlog = bytes(self.backlog), bytearray()
+            if backlog:
+                sock.sendall(backlog)
         log("uci connected tcp:%s:%d" % (self.host, self.port))
         threading.Thread(target=self._read, args=(sock,), daemon=True).start()
         return True
@@ -220,8 +224,10 @@ class UciLink:
     def send(self, data):
         with self.lock:
             sock = self.sock
-        if sock is None:
-            return
+            if sock is None:
+                if not self.closed:
+                    self.backlog += data
+                return
         try:
             sock.sendall(data)
         except OSError as error:
