@@ -117,7 +117,7 @@ public actor SerialTransport: UCITransport {
         let deadline = clock.now.advanced(by: timeout)
         while access(path, F_OK) != 0 {
             guard clock.now < deadline else {
-                throw UWBDeviceError(.timeout, device: name, reason: "\(path) did not appear within \(timeout.readable)",
+                throw UWBDeviceError(.timeout, device: name, reason: "\(path) did not appear within \(TransportTime.text(timeout))",
                                      remedy: "Plug the board in; `nearby uwb list` shows what is attached.")
             }
             try await Task.sleep(for: .milliseconds(100))

@@ -58,7 +58,7 @@ public actor TCPTransport: UCITransport {
             guard fd >= 0 else { continue }
             if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
                 var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                let ready = poll(&descriptor, 1, Int32(max(1, configuration.connectTimeout.milliseconds)))
+                let ready = poll(&descriptor, 1, Int32(max(1, TransportTime.milliseconds(configuration.connectTimeout))))
                 var socketError: Int32 = 0
                 var length = socklen_t(MemoryLayout<Int32>.size)
                 getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length)
@@ -68,7 +68,7 @@ public actor TCPTransport: UCITransport {
                     return fd
                 }
                 lastError = ready == 0
-                    ? UWBDeviceError(.timeout, device: name, reason: "connecting took longer than \(configuration.connectTimeout.readable)",
+                    ? UWBDeviceError(.timeout, device: name, reason: "connecting took longer than \(TransportTime.text(configuration.connectTimeout))",
                                      remedy: "Check that the UCI server is running and reachable.")
                     : connectError(socketError)
             } else {

@@ -110,11 +110,11 @@ final class FileDescriptorLink: Sendable {
                 guard remaining > .zero else {
                     throw UWBDeviceError(
                         .timeout, device: device,
-                        reason: "the device took \(offset) of \(bytes.count) byte(s) and then nothing for \(timeout.readable)",
+                        reason: "the device took \(offset) of \(bytes.count) byte(s) and then nothing for \(TransportTime.text(timeout))",
                         remedy: "Check that the board runs UCI firmware and is not stalled by flow control; replug it.")
                 }
                 var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&descriptor, 1, Int32(max(1, remaining.milliseconds)))
+                _ = poll(&descriptor, 1, Int32(max(1, TransportTime.milliseconds(remaining))))
             case EPIPE, ECONNRESET, EIO, ENODEV, ENXIO:
                 throw UWBDeviceError(.disconnected, device: device, reason: hangupReason + " (\(String(cString: strerror(errno))))")
             default:

@@ -65,18 +65,17 @@ public struct UCITransportConfiguration: Sendable, Hashable {
     }
 }
 
-extension Duration {
+/// Durations as the transports need them: whole milliseconds for C APIs, short text for messages.
+enum TransportTime {
     /// Whole milliseconds (rounded down, at least 0).
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
         return max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
     }
-}
 
-extension Duration {
-    /// "300 ms", "1 s", "2.5 s": how durations read in error messages.
-    var readable: String {
-        let ms = milliseconds
+    /// "300 ms", "1 s", "2.5 s".
+    static func text(_ duration: Duration) -> String {
+        let ms = milliseconds(duration)
         if ms < 1000 { return "\(ms) ms" }
         if ms % 1000 == 0 { return "\(ms / 1000) s" }
         return "\(Double(ms) / 1000) s"

@@ -196,7 +196,7 @@ final class USBDeviceHandle: @unchecked Sendable {
         }
         libusb_fill_control_transfer(
             transfer.transfer, handle, transfer.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
-            oneShotCallback, nil, UInt32(timeout.milliseconds))
+            oneShotCallback, nil, UInt32(TransportTime.milliseconds(timeout)))
         let completion = try await transfer.run(offset: 8)
         try check(completion, operation: operation)
         return completion.data
@@ -210,7 +210,7 @@ final class USBDeviceHandle: @unchecked Sendable {
         transfer.buffer.copyBytes(from: data)
         libusb_fill_bulk_transfer(
             transfer.transfer, handle, endpoint, transfer.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self),
-            Int32(data.count), oneShotCallback, nil, UInt32(timeout.milliseconds))
+            Int32(data.count), oneShotCallback, nil, UInt32(TransportTime.milliseconds(timeout)))
         return try await transfer.run(offset: 0)
     }
 

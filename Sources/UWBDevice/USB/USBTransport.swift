@@ -132,7 +132,7 @@ public actor USBTransport: UCITransport {
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else {
                 throw UWBDeviceError(
-                    .timeout, device: name, reason: "the dev kit did not come back within \(timeout.readable)",
+                    .timeout, device: name, reason: "the dev kit did not come back within \(TransportTime.text(timeout))",
                     remedy: "Plug it in (or check the cable); `nearby uwb list` shows what is attached.")
             }
             _ = try? await promise.value(timeout: min(pollInterval, remaining), operation: "waiting for \(name)")
@@ -340,12 +340,12 @@ public actor USBTransport: UCITransport {
                 : "DTR is off (assertDTR is false): the firmware ignores the host until SET_CONTROL_LINE_STATE raises DTR"
             return UWBDeviceError(
                 .timeout, device: name,
-                reason: "the \(kit.name) did not accept a UCI packet within \(configuration.writeTimeout.readable) (\(dtr))",
+                reason: "the \(kit.name) did not accept a UCI packet within \(TransportTime.text(configuration.writeTimeout)) (\(dtr))",
                 remedy: "Replug the board (\(kit.hint.isEmpty ? "check its firmware" : kit.hint)).")
         case .ft230x:
             return UWBDeviceError(
                 .timeout, device: name,
-                reason: "the FT230X of the \(kit.name) did not accept a UCI packet within \(configuration.writeTimeout.readable)",
+                reason: "the FT230X of the \(kit.name) did not accept a UCI packet within \(TransportTime.text(configuration.writeTimeout))",
                 remedy: configuration.ftdiHardwareFlowControl
                     ? "The board holds CTS low: check its firmware, or turn hardware flow control off."
                     : "Replug the board and check its firmware (\(kit.hint)).")
