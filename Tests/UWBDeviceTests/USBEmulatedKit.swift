@@ -39,15 +39,16 @@ enum USBEmulatedKit {
         var transcript: String { "exit status \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
     }
 
-    /// Outer run: runs `USBTransportTests/<test>` under the emulator, the board bridged to
-    /// `server`, and checks it passed.
+    /// Outer run: runs `<suite>/<test>` under the emulator, the board bridged to `server`, and
+    /// checks it passed.
     static func runInner(_ test: String, kit: UMockdevEmulator.Kit, server: ScriptedUCIServer,
+                         suite: String = "USBTransportTests",
                          sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
         let port = server.port
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let result = try await UMockdevEmulator.run(
             kit: kit, uciPort: port,
-            command: [binary, "--testing-library", "swift-testing", "--filter", "USBTransportTests/\(test)"],
+            command: [binary, "--testing-library", "swift-testing", "--filter", "\(suite)/\(test)"],
             environment: [innerVariable: test],
             timeout: .seconds(180))
         let run = Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
