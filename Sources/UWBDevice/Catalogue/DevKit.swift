@@ -12,6 +12,7 @@ public struct DevKit: Sendable, Hashable, CustomStringConvertible {
         /// starts with 2 modem-status bytes.
         case ft230x
 
+        /// A short human name.
         public var description: String {
             switch self {
             case .cdcACM: "CDC-ACM"
@@ -28,6 +29,7 @@ public struct DevKit: Sendable, Hashable, CustomStringConvertible {
         /// host raw UCI. See ``BoardFraming``.
         case nxpHostInterface
 
+        /// A short human name.
         public var description: String {
             switch self {
             case .rawUCI: "raw UCI"
@@ -112,5 +114,6 @@ public struct DevKit: Sendable, Hashable, CustomStringConvertible {
     /// "vvvv:pppp" as `lsusb` prints it.
     public var usbID: String { "\(UWBDeviceSpec.hex4(vendorID)):\(UWBDeviceSpec.hex4(productID))" }
 
+    /// "Qorvo DWM3001CDK (1915:520f, CDC-ACM)".
     public var description: String { "\(name) (\(usbID), \(kind))" }
 }

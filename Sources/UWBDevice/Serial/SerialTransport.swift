@@ -10,6 +10,7 @@ public import Logging
 /// the requested baud rate, and DTR/RTS are raised. If the tty belongs to a known dev kit (looked
 /// up in sysfs), its framing is used (NXP host-interface framing for the SR150 EVK).
 public actor SerialTransport: UCITransport {
+    /// "serial:PATH" or "serial:PATH@BAUD".
     public nonisolated let name: String
     /// The tty path.
     public nonisolated let path: String
@@ -34,6 +35,9 @@ public actor SerialTransport: UCITransport {
         self.name = UWBDeviceSpec.serial(path: path, baud: baud).description
     }
 
+    /// Opens the tty exclusively (raw 8N1, DTR/RTS up) and starts reading; see ``UCITransport/open()``.
+    /// - Throws: ``UWBDeviceError``: `notFound` (listing the serial ports), `permissionDenied`
+    ///   (udev rule / dialout group), `busy`, `unsupported` (not a tty, baud rate), `alreadyOpen`.
     public func open() async throws -> AsyncThrowingStream<[UInt8], any Error> {
         if link != nil {
             throw UWBDeviceError(.alreadyOpen, device: name, reason: "the tty is already open", remedy: "Call close() first.")
@@ -98,6 +102,7 @@ public actor SerialTransport: UCITransport {
         tcflush(fd, TCIOFLUSH)
     }
 
+    /// Writes one whole UCI packet (with the kit's framing); see ``UCITransport/send(_:)``.
     public func send(_ packet: [UInt8]) async throws {
         guard let link else {
             throw UWBDeviceError(.notOpen, device: name, reason: "the tty is not open", remedy: "Call open() first.")
@@ -107,11 +112,14 @@ public actor SerialTransport: UCITransport {
         try link.write(bytes, timeout: configuration.writeTimeout)
     }
 
+    /// Stops reading and closes the tty; idempotent. The stream finishes normally.
     public func close() async {
         link?.stop()
         link = nil
     }
 
+    /// Waits until the tty's path exists (polled every 100 ms).
+    /// - Throws: ``UWBDeviceError`` `timeout`.
     public func waitUntilPresent(timeout: Duration) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)

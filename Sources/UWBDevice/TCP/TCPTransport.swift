@@ -7,6 +7,7 @@ public import Logging
 /// convention of Google's pica emulator and of `nearby sim uwbs --listen`). One connection is
 /// one UWB subsystem; closing it ends that UWBS's state.
 public actor TCPTransport: UCITransport {
+    /// "tcp:HOST:PORT".
     public nonisolated let name: String
     /// Host name or address.
     public nonisolated let host: String
@@ -26,6 +27,9 @@ public actor TCPTransport: UCITransport {
         self.name = UWBDeviceSpec.tcp(host: host, port: port).description
     }
 
+    /// Connects (within `connectTimeout`) and starts reading; see ``UCITransport/open()``.
+    /// - Throws: ``UWBDeviceError``: `notFound` (unknown host, connection refused: names the
+    ///   server to start), `timeout`, `alreadyOpen`.
     public func open() async throws -> AsyncThrowingStream<[UInt8], any Error> {
         if link != nil {
             throw UWBDeviceError(.alreadyOpen, device: name, reason: "the connection is already open", remedy: "Call close() first.")
@@ -87,6 +91,7 @@ public actor TCPTransport: UCITransport {
         return UWBDeviceError.posix(code, device: name, operation: "connect to \(host):\(port)")
     }
 
+    /// Writes one whole UCI packet; see ``UCITransport/send(_:)``.
     public func send(_ packet: [UInt8]) async throws {
         guard let link else {
             throw UWBDeviceError(.notOpen, device: name, reason: "the connection is not open", remedy: "Call open() first.")
@@ -95,6 +100,7 @@ public actor TCPTransport: UCITransport {
         try link.write(packet, timeout: configuration.writeTimeout)
     }
 
+    /// Closes the connection; idempotent. The stream finishes normally.
     public func close() async {
         link?.stop()
         link = nil

@@ -32,6 +32,7 @@ public struct UWBDeviceError: Error, Sendable, Hashable, CustomStringConvertible
         /// Any other input/output failure.
         public static let io = Code("io")
 
+        /// The code's name.
         public var description: String { name }
     }
 
@@ -52,6 +53,7 @@ public struct UWBDeviceError: Error, Sendable, Hashable, CustomStringConvertible
         self.remedy = remedy
     }
 
+    /// "DEVICE: reason" and, indented on the next lines, the remedy.
     public var description: String {
         var text = device.isEmpty ? reason : "\(device): \(reason)"
         if let remedy { text += "\n  " + remedy.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ") }

@@ -24,6 +24,7 @@ import Synchronization
 /// whole bring-up; a kit pinned with `@BUS.ADDR` is found again on the same port although its
 /// address changed. ``close()`` gives the interfaces back to the kernel driver.
 public actor USBTransport: UCITransport {
+    /// "usb:VID:PID" or "usb:VID:PID@BUS.ADDR".
     public nonisolated let name: String
     /// The vendor ID to open.
     public nonisolated let vendorID: UInt16
@@ -64,6 +65,11 @@ public actor USBTransport: UCITransport {
 
     // MARK: UCITransport
 
+    /// Finds the kit, brings it up (see the type's documentation) and starts the IN transfers.
+    /// After a disconnect it tears the old session down first.
+    /// - Throws: ``UWBDeviceError``: `notFound` (listing the attached kits), `invalidSpec`
+    ///   (several match), `permissionDenied` (udev rule), `busy`, `unsupported`, `timeout`,
+    ///   `disconnected`, `alreadyOpen`.
     public func open() async throws -> AsyncThrowingStream<[UInt8], any Error> {
         if let session {
             guard session.pump.hasEnded else {
@@ -87,6 +93,9 @@ public actor USBTransport: UCITransport {
         }
     }
 
+    /// Writes one whole UCI packet as one bulk transfer (FT230X: with the NXP header).
+    /// - Throws: ``UWBDeviceError``: `invalidPacket`, `timeout` (with the kit's likely cause:
+    ///   DTR, firmware, flow control), `disconnected`, `notOpen`, `io`.
     public func send(_ packet: [UInt8]) async throws {
         guard let session else {
             throw UWBDeviceError(.notOpen, device: name, reason: "the dev kit is not open", remedy: "Call open() first.")
@@ -108,12 +117,16 @@ public actor USBTransport: UCITransport {
         }
     }
 
+    /// Stops the IN transfers, drops DTR, releases the interfaces and gives them back to the
+    /// kernel driver; idempotent. The stream finishes normally.
     public func close() async {
         guard let session else { return }
         self.session = nil
         await tearDown(session)
     }
 
+    /// Waits until the kit can be located again (hotplug arrivals, else polling every 100 ms).
+    /// - Throws: ``UWBDeviceError`` `timeout`.
     public func waitUntilPresent(timeout: Duration) async throws {
         let context = try LibUSBContext.get()
         let clock = ContinuousClock()
