@@ -1,2 +1,0 @@
-// Tests for UWBDevice.
-import Testing
