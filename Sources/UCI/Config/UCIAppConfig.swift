@@ -192,12 +192,12 @@ public enum UCIAppConfig: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func checkedSTSIV(_ iv: [UInt8]) throws(UCIError) -> [UInt8] {
-        try checkLength(iv.count, expected: 6, id: .staticSTSIV, what: "6 bytes")
+        try checkLength(iv.count, expected: 6, id: .staticSTSIV)
         return iv
     }
 
-    private static func checkLength(_ length: Int, expected: Int, id: UCIAppConfigID, what: String) throws(UCIError) {
-        guard length == expected else { throw lengthError(id, length, expected: "\(expected) (\(what))") }
+    private static func checkLength(_ length: Int, expected: Int, id: UCIAppConfigID, what: String? = nil) throws(UCIError) {
+        guard length == expected else { throw lengthError(id, length, expected: "\(expected)" + (what.map { " (\($0))" } ?? "")) }
     }
 
     private static func lengthError(_ id: UCIAppConfigID, _ length: Int, expected: String) -> UCIError {
@@ -209,14 +209,14 @@ public enum UCIAppConfig: Sendable, Hashable, CustomStringConvertible {
     ///   the value's length fits both; `nil` means short unless only extended fits.
     /// - Throws: ``UCIError/Code/invalidLength`` if the length does not match the parameter.
     public init(id: UCIAppConfigID, value: ArraySlice<UInt8>, destinationAddressLength: Int? = nil) throws(UCIError) {
-        func expect(_ count: Int, _ what: String) throws(UCIError) {
+        func expect(_ count: Int, _ what: String? = nil) throws(UCIError) {
             try Self.checkLength(value.count, expected: count, id: id, what: what)
         }
-        func byte(_ what: String = "1 byte") throws(UCIError) -> UInt8 {
-            try expect(1, what)
+        func byte() throws(UCIError) -> UInt8 {
+            try expect(1)
             return value[value.startIndex]
         }
-        func u16(_ what: String) throws(UCIError) -> UInt16 {
+        func u16(_ what: String? = nil) throws(UCIError) -> UInt16 {
             try expect(2, what)
             return loadLE16(value, value.startIndex)
         }
@@ -263,11 +263,11 @@ public enum UCIAppConfig: Sendable, Hashable, CustomStringConvertible {
         case .scheduleMode: self = .scheduleMode(UCIScheduleMode(rawValue: try byte()))
         case .sessionPriority: self = .sessionPriority(try byte())
         case .macAddressMode: self = .macAddressMode(UCIMACAddressMode(rawValue: try byte()))
-        case .vendorID: self = .vendorID(try u16("2 bytes"))
+        case .vendorID: self = .vendorID(try u16())
         case .staticSTSIV:
-            try expect(6, "6 bytes")
+            try expect(6)
             self = .staticSTSIV(Array(value))
-        case .maxRangingRoundRetries: self = .maxRangingRoundRetries(try u16("2 bytes"))
+        case .maxRangingRoundRetries: self = .maxRangingRoundRetries(try u16())
         case .uwbInitiationTime:
             switch value.count {
             case 4: self = .uwbInitiationTime(.relative(milliseconds: loadLE32(value, value.startIndex)))
@@ -277,7 +277,7 @@ public enum UCIAppConfig: Sendable, Hashable, CustomStringConvertible {
             }
         case .hoppingMode: self = .hoppingMode(try byte())
         case .resultReportConfig: self = .resultReportConfig(UCIResultReportConfig(rawValue: try byte()))
-        case .maxNumberOfMeasurements: self = .maxNumberOfMeasurements(try u16("2 bytes"))
+        case .maxNumberOfMeasurements: self = .maxNumberOfMeasurements(try u16())
         case .stsLength: self = .stsLength(UCISTSLength(rawValue: try byte()))
         default: self = .other(id: id, value: Array(value))
         }
@@ -299,10 +299,10 @@ public enum UCIAppConfig: Sendable, Hashable, CustomStringConvertible {
         } else if fitsExtended {
             size = 8
         } else {
-            let expected = preferredLength.map { "a multiple of \($0) (MAC_ADDRESS_MODE)" } ?? "a multiple of 2 or 8"
+            let expected = preferredLength.map { "a multiple of \($0) (the size MAC_ADDRESS_MODE selects)" } ?? "a multiple of 2 or 8"
             throw UCIError(
                 .invalidLength, context: "app configuration", field: UCIAppConfigID.destinationMACAddresses.description,
-                detail: "length \(value.count), expected \(expected): N addresses of 2 (short) or 8 (extended) bytes")
+                detail: "length \(value.count), expected \(expected) (N addresses of 2 or 8 bytes)")
         }
         return stride(from: value.startIndex, to: value.endIndex, by: size).map { start in
             size == 2 ? .short(loadLE16(value, start)) : .extended(loadLE64(value, start))

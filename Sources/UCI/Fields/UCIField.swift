@@ -128,7 +128,8 @@ extension UCIFieldValue {
         switch self {
         case .integer(let v): "\(v)"
         case .hex(let v, let digits): UCI.hex(v, digits: digits)
-        case .quantity(let v, let unit, let decimals): "\(formatDecimal(v, decimals: decimals)) \(unit.symbol)"
+        case .quantity(let v, let unit, let decimals):
+            unit == .degrees ? "\(formatDecimal(v, decimals: decimals))°" : "\(formatDecimal(v, decimals: decimals)) \(unit.symbol)"
         case .text(let s): s
         case .code(let name, let raw): "\(name) (\(UCI.hex(raw, digits: raw > 0xFF ? 4 : 2)))"
         case .flag(let b): b ? "yes" : "no"
@@ -143,7 +144,8 @@ extension UCIFieldValue {
         switch self {
         case .integer(let v): "\(v)"
         case .hex(let v, _): "\(v)"
-        case .quantity(let v, _, _): v.isFinite ? "\(v)" : "null"
+        case .quantity(let v, _, let decimals):
+            !v.isFinite ? "null" : decimals == 0 && v == v.rounded() && abs(v) < 1e15 ? "\(Int64(v))" : "\(v)"
         case .text(let s): jsonString(s)
         case .code(let name, _): jsonString(name)
         case .flag(let b): b ? "true" : "false"

@@ -42,7 +42,7 @@ public struct UCIPacket: Sendable, Hashable, CustomStringConvertible {
             throw UCIError(
                 .truncated, context: header.messageName,
                 detail: "the header announces a \(header.payloadLength)-byte payload, but only \(available) "
-                    + "byte\(available == 1 ? "" : "s") follow (the packet is truncated)")
+                    + (available == 1 ? "byte follows" : "bytes follow") + " (the packet is truncated)")
         }
         guard available == header.payloadLength else {
             throw UCIError(

@@ -13,7 +13,8 @@
 ///   discarded, as AOSP's uwb_core does, and the error names both.
 /// - **Exception**, as in AOSP: `CORE_DEVICE_STATUS_NTF` with state ERROR (0xFF) arriving in the
 ///   middle of a control message is returned as a message (the client must see that the UWBS
-///   failed); the partial message is discarded, since the failed UWBS will not finish it.
+///   failed); the partial message is discarded, since the failed UWBS will not finish it, and
+///   reported in ``interruptedByDeviceError``.
 /// - A message growing past ``maximumMessageSize`` throws ``UCIError/Code/messageTooLarge`` and is
 ///   discarded.
 public struct UCIReassembler: Sendable {
@@ -29,6 +30,11 @@ public struct UCIReassembler: Sendable {
     private var control: Partial?
     private var data: Partial?
 
+    /// The partial message that the packet just appended interrupted: set when
+    /// `CORE_DEVICE_STATUS_NTF(ERROR)` arrives in the middle of a control message (the partial
+    /// is then discarded), `nil` after any other packet. Lets a client log what was lost.
+    public private(set) var interruptedByDeviceError: (message: UCIRawMessage, segments: Int)?
+
     /// Creates a reassembler that accepts messages up to `maximumMessageSize` bytes of payload
     /// (default 64 KiB, far above any UCI message; the limit only bounds memory when a peer
     /// misbehaves).
@@ -39,10 +45,19 @@ public struct UCIReassembler: Sendable {
     /// `true` while a segmented message is incomplete.
     public var isReassembling: Bool { control != nil || data != nil }
 
+    /// The incomplete messages (control first, then data) with the payload received so far, and
+    /// how many segments it came in: for diagnostics when a stream ends or is reset.
+    public var partialMessages: [(message: UCIRawMessage, segments: Int)] {
+        [control, data].compactMap { partial in
+            partial.map { (UCIRawMessage(header: $0.header, payload: $0.payload), $0.segments) }
+        }
+    }
+
     /// Drops any incomplete message (after a transport reset or a UWBS reset).
     public mutating func reset() {
         control = nil
         data = nil
+        interruptedByDeviceError = nil
     }
 
     /// Decodes `bytes` as one packet and appends it; see ``append(_:)``.
@@ -55,6 +70,7 @@ public struct UCIReassembler: Sendable {
     /// - Throws: ``UCIError/Code/segmentMismatch`` or ``UCIError/Code/messageTooLarge`` (see the
     ///   type's documentation for what is discarded).
     public mutating func append(_ packet: UCIPacket) throws(UCIError) -> UCIRawMessage? {
+        interruptedByDeviceError = nil
         let header = packet.header
         let isData = header.messageType.isData
         guard var partial = isData ? data : control else {
@@ -66,6 +82,7 @@ public struct UCIReassembler: Sendable {
         guard Self.sameMessage(partial.header, header) else {
             store(nil, isData: isData)
             if Self.isDeviceErrorNotification(packet) {
+                interruptedByDeviceError = (UCIRawMessage(header: partial.header, payload: partial.payload), partial.segments)
                 return UCIRawMessage(header: header, payload: packet.payload)
             }
             throw UCIError(
