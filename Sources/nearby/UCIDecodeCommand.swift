@@ -19,8 +19,8 @@ struct UCIDecodeCommand: AsyncParsableCommand {
 
             Examples:
               nearby uci decode "20 00 00 01 00"
-              nearby uci decode 6102000601000000 0300 --json
-              nearby uci decode "62:00:00:38:07:00:00:00:04:03:02:01:00:c8:00:00:00:01:..."
+              nearby uci decode --json 61020006010000000300
+              nearby uci decode 41:00:00:05:00:01:00:00:00 "60 01 00 01 01 | 40 00 00 01 00"
 
             Errors (bad hex, truncated packets, malformed payloads) go to standard error; the other \
             packets are still decoded and the exit code is 1.

@@ -388,16 +388,3 @@ extension UCIAppConfig {
         return configs
     }
 }
-
-/// A decimal number with at most `decimals` decimals and no trailing zeros: `1.5`, `2`.
-func formatDecimal(_ value: Double, decimals: Int) -> String {
-    guard value.isFinite else { return "\(value)" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let rounded = (value * scale).rounded() / scale
-    if rounded == rounded.rounded(), abs(rounded) < 1e15 { return "\(Int64(rounded))" }
-    var text = "\(rounded)"
-    if text.contains("e") { return text }
-    while text.hasSuffix("0") { text.removeLast() }
-    return text
-}

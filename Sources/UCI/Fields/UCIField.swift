@@ -65,11 +65,6 @@ public indirect enum UCIFieldValue: Sendable, Hashable {
 
     /// An unsigned integer field value.
     static func int(_ value: some BinaryInteger) -> UCIFieldValue { .integer(Int64(value)) }
-
-    /// A code field value from any of the code types.
-    static func code(_ name: String?, _ raw: UInt8, fallback: String) -> UCIFieldValue {
-        .code(name ?? fallback, raw: UInt64(raw))
-    }
 }
 
 extension UCIField {

@@ -23,6 +23,7 @@ public struct UCIDataPacketFormat: RawRepresentable, Sendable, Hashable, CustomS
         }
     }
 
+    /// `"DATA_MESSAGE_RCV (0x2)"`.
     public var description: String {
         "\(name ?? "unknown data packet format") (0x\(String(rawValue, radix: 16, uppercase: true)))"
     }

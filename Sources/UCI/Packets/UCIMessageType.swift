@@ -33,6 +33,7 @@ public struct UCIMessageType: RawRepresentable, Sendable, Hashable, CustomString
         }
     }
 
+    /// `"notification"`, `"reserved-for-testing message type 4"`.
     public var description: String {
         switch rawValue {
         case 0: "data"

@@ -69,5 +69,6 @@ public struct UCIPacket: Sendable, Hashable, CustomStringConvertible {
         return bytes
     }
 
+    /// `"NTF 1/02 SESSION_STATUS_NTF, 6 bytes: 01 00 00 00 03 00"`.
     public var description: String { "\(header): \(hexBytes(payload))" }
 }

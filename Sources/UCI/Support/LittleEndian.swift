@@ -170,31 +170,3 @@ func littleEndianValue(_ bytes: some Collection<UInt8>) -> UInt64 {
     for (i, byte) in bytes.enumerated() { value |= UInt64(byte) << UInt64(8 * i) }
     return value
 }
-
-/// `0x0A`-style hex of a byte.
-func hex(_ value: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return "0x" + String(digits[Int(value >> 4)]) + String(digits[Int(value & 0xF)])
-}
-
-/// `0x0102`-style hex of an integer with `digits` hex digits.
-func hex(_ value: UInt64, digits: Int) -> String {
-    let table = Array("0123456789ABCDEF")
-    var text = ""
-    for i in stride(from: digits - 1, through: 0, by: -1) {
-        text.append(table[Int((value >> UInt64(4 * i)) & 0xF)])
-    }
-    return "0x" + text
-}
-
-/// `01 02 0A` hex of bytes.
-func hexBytes(_ bytes: some Sequence<UInt8>) -> String {
-    let table = Array("0123456789abcdef")
-    var text = ""
-    for byte in bytes {
-        if !text.isEmpty { text.append(" ") }
-        text.append(table[Int(byte >> 4)])
-        text.append(table[Int(byte & 0xF)])
-    }
-    return text
-}

@@ -30,6 +30,7 @@ public struct UCIError: Error, Sendable, Hashable, CustomStringConvertible {
         /// message to the control-message decoder).
         public static let unexpectedMessage = Code(rawValue: "unexpected-message")
 
+        /// The identifier.
         public var description: String { rawValue }
     }
 
@@ -51,6 +52,7 @@ public struct UCIError: Error, Sendable, Hashable, CustomStringConvertible {
         self.detail = detail
     }
 
+    /// `"<context>: field "<field>": <detail>"`, or `"<context>: <detail>"` without a field.
     public var description: String {
         if let field { return "\(context): field \"\(field)\": \(detail)" }
         return "\(context): \(detail)"

@@ -34,6 +34,7 @@ public struct UCIVersion: RawRepresentable, Sendable, Hashable, Comparable, Cust
     /// layouts.
     public var usesVersion2Layout: Bool { major >= 2 }
 
+    /// Orders versions by major, minor, maintenance.
     public static func < (lhs: UCIVersion, rhs: UCIVersion) -> Bool {
         (lhs.major, lhs.minor, lhs.maintenance) < (rhs.major, rhs.minor, rhs.maintenance)
     }
