@@ -62,7 +62,11 @@ struct SessionInfoTests {
 
     @Test("eight measurements (a segmented notification) decode in order with vendor data after them")
     func eightMeasurements() throws {
-        let list = (0..<8).map { Self.measurement(.short(UInt16($0 + 1)), distance: UInt16(100 * ($0 + 1))) }
+        var list: [UCITwoWayMeasurement] = []
+        for index in 1...8 {
+            let address = UCIMACAddress.short(UInt16(index))
+            list.append(Self.measurement(address, distance: UInt16(100 * index)))
+        }
         let info = UCISessionInfo(
             sequenceNumber: 99, session: 0xA0B0_C0D0, currentRangingInterval: 50, hybridPrimarySession: 0x1234,
             measurements: .twoWay(list), vendorData: [0xDE, 0xAD])
@@ -70,10 +74,12 @@ struct SessionInfoTests {
         #expect(packets.count == 2)
         var reassembler = UCIReassembler()
         _ = try reassembler.append(packets[0])
-        let raw = try #require(try reassembler.append(packets[1]))
+        let completed = try reassembler.append(packets[1])
+        let raw = try #require(completed)
         let view = try UCISessionInfoView(payload: raw.payload)
         #expect(view.measurementCount == 8)
-        #expect(view.measurements.map(\.distance) == [100, 200, 300, 400, 500, 600, 700, 800])
+        let distances: [UInt16] = view.measurements.map { $0.distance }
+        #expect(distances == [100, 200, 300, 400, 500, 600, 700, 800])
         #expect(Array(view.vendorData) == [0xDE, 0xAD])
         #expect(view.hybridPrimarySession == 0x1234)
         var peers: [UCIMACAddress] = []

@@ -20,10 +20,25 @@ func sessionInfoPayload(measurements count: Int) -> [UInt8] {
     return (try? info.encodePayload()) ?? []
 }
 
+/// Every field of every sample, folded into one number.
+@inline(__always)
+func checksum(_ view: UCISessionInfoView, timestamp: Double) -> Double {
+    var sum = 0.0
+    view.forEachSample(timestamp: timestamp) { peerSample in
+        let sample = peerSample.sample
+        sum += sample.timestamp + (sample.distance ?? 0) + (sample.azimuth ?? 0) + (sample.elevation ?? 0) + (sample.rssi ?? 0)
+        sum += Double(sample.figureOfMerit ?? 0) + (sample.isNonLineOfSight == true ? 1 : 0) + Double(sample.status)
+        sum += Double(peerSample.peer.value & 0xFF) + Double(peerSample.session & 0xFF)
+    }
+    return sum
+}
+
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [.throughput, .wallClock, .mallocCountTotal]
 
-    // The hot path of the UCI client: notification payload -> view -> RangeSample per peer.
+    // The hot path of the UCI client: notification payload -> view -> RangeSample per peer. The
+    // samples are folded into a checksum that is black-holed once per notification, so the figure
+    // is the decode, not the cost of an opaque generic call per sample.
     for count in [1, 8] {
         Benchmark(
             "SESSION_INFO_NTF decode, \(count) measurement\(count == 1 ? "" : "s"), to RangeSample",
@@ -34,7 +49,7 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             for index in benchmark.scaledIterations {
                 if let view = try? UCISessionInfoView(payload: payload) {
-                    view.forEachSample(timestamp: Double(index)) { blackHole($0) }
+                    blackHole(checksum(view, timestamp: Double(index)))
                 }
             }
         }
@@ -51,7 +66,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.startMeasurement()
         for index in benchmark.scaledIterations {
             if let view = try? UCISessionInfoView(packet: packet) {
-                view.forEachSample(timestamp: Double(index)) { blackHole($0) }
+                blackHole(checksum(view, timestamp: Double(index)))
             }
         }
     }

@@ -8,7 +8,7 @@ public struct UCIStatus: RawRepresentable, Sendable, Hashable, CustomStringConve
     public let rawValue: UInt8
 
     /// Creates a status from its wire value.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// OK (0x00): success.
     public static let ok = UCIStatus(rawValue: 0x00)
@@ -177,11 +177,11 @@ public struct UCIStatus: RawRepresentable, Sendable, Hashable, CustomStringConve
     public var description: String { codeDescription(name ?? explanation, rawValue) }
 
     /// `true` for ``ok``.
-    public var isOK: Bool { rawValue == 0x00 }
+    @inlinable public var isOK: Bool { rawValue == 0x00 }
 
     /// `true` if a ranging measurement with this status holds a distance: ``ok`` or
     /// ``okNegativeDistance``.
-    public var isValidMeasurement: Bool { rawValue == 0x00 || rawValue == 0x1B }
+    @inlinable public var isValidMeasurement: Bool { rawValue == 0x00 || rawValue == 0x1B }
 
     /// `true` for the vendor-specific range 0x50-0xFF.
     public var isVendorSpecific: Bool { rawValue >= 0x50 }

@@ -7,19 +7,23 @@ public struct UCIAngle: RawRepresentable, Sendable, Hashable, CustomStringConver
     public var rawValue: Int16
 
     /// Creates an angle from its wire value.
-    public init(rawValue: Int16) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: Int16) { self.rawValue = rawValue }
 
     /// Creates an angle from its unsigned wire bits (two's complement).
-    public init(bits: UInt16) { rawValue = Int16(bitPattern: bits) }
+    @inlinable public init(bits: UInt16) { rawValue = Int16(bitPattern: bits) }
 
     /// Creates an angle from degrees, rounded to the nearest 1/128° and clamped to the
     /// representable range (-256° ... 255.9921875°); NaN gives 0°.
     public init(degrees: Double) {
-        let scaled = (degrees * 128).rounded()
+        let scaled = degrees * 128
         if scaled.isNaN {
             rawValue = 0
+        } else if scaled >= Double(Int16.max) {
+            rawValue = .max
+        } else if scaled <= Double(Int16.min) {
+            rawValue = .min
         } else {
-            rawValue = Int16(max(Double(Int16.min), min(Double(Int16.max), scaled)))
+            rawValue = Int16(roundedInteger(scaled) ?? 0)
         }
     }
 

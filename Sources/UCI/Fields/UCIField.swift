@@ -140,7 +140,13 @@ extension UCIFieldValue {
         case .integer(let v): "\(v)"
         case .hex(let v, _): "\(v)"
         case .quantity(let v, _, let decimals):
-            !v.isFinite ? "null" : decimals == 0 && v == v.rounded() && abs(v) < 1e15 ? "\(Int64(v))" : "\(v)"
+            if !v.isFinite {
+                "null"
+            } else if decimals == 0, let integer = roundedInteger(v), Double(integer) == v {
+                "\(integer)"
+            } else {
+                "\(v)"
+            }
         case .text(let s): jsonString(s)
         case .code(let name, _): jsonString(name)
         case .flag(let b): b ? "true" : "false"

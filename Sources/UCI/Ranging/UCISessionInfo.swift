@@ -155,6 +155,7 @@ public struct UCIPeerRangeSample: Sendable, Hashable {
     public var sample: RangeSample
 
     /// Creates a sample with its session and peer.
+    @inlinable
     public init(session: UInt32, peer: UCIMACAddress, sample: RangeSample) {
         self.session = session
         self.peer = peer
@@ -169,16 +170,33 @@ extension UCISessionInfoView {
     ///   - timestamp: when the notification arrived, in seconds on a monotonic clock.
     ///   - includeAzimuth: report the azimuth (default `true`).
     ///   - includeElevation: report the elevation (default `true`).
+    @inlinable
     public func forEachSample(
         timestamp: Double, includeAzimuth: Bool = true, includeElevation: Bool = true,
         _ body: (UCIPeerRangeSample) throws -> Void
     ) rethrows {
         let session = self.session
-        try forEachMeasurement { measurement in
-            try body(
-                UCIPeerRangeSample(
-                    session: session, peer: measurement.macAddress,
-                    sample: measurement.rangeSample(timestamp: timestamp, includeAzimuth: includeAzimuth, includeElevation: includeElevation)))
+        let count = measurementCount
+        let extended = usesExtendedAddresses
+        try payload.withUnsafeBytes { raw in
+            // Read only what a RangeSample needs, straight from the validated bytes.
+            for index in 0..<count {
+                var offset = Self.headerSize + index * UCITwoWayMeasurement.size
+                let peer: UCIMACAddress
+                if extended {
+                    peer = .extended(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+                    offset += 8
+                } else {
+                    peer = .short(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+                    offset += 2
+                }
+                func i16(_ at: Int) -> Int16 { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + at, as: Int16.self)) }
+                let sample = UCITwoWayMeasurement.rangeSample(
+                    timestamp: timestamp, status: raw[offset], nlos: raw[offset + 1], distance: UInt16(bitPattern: i16(2)),
+                    azimuth: i16(4), azimuthFigureOfMerit: raw[offset + 6], elevation: i16(7), elevationFigureOfMerit: raw[offset + 9],
+                    rssi: raw[offset + 17], includeAzimuth: includeAzimuth, includeElevation: includeElevation)
+                try body(UCIPeerRangeSample(session: session, peer: peer, sample: sample))
+            }
         }
     }
 }

@@ -115,6 +115,7 @@ public struct UCISessionInfoView: Sendable {
     public var measurements: Measurements { Measurements(view: self) }
 
     /// Calls `body` with each measurement in order: the fastest way to read them all.
+    @inlinable
     public func forEachMeasurement(_ body: (UCITwoWayMeasurement) throws -> Void) rethrows {
         let count = measurementCount
         let extended = usesExtendedAddresses

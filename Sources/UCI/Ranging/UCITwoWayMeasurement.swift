@@ -50,6 +50,7 @@ public struct UCITwoWayMeasurement: Sendable, Hashable {
     public var rssi: UInt8
 
     /// Creates a measurement; angles default to 0° with FoM 0.
+    @inlinable
     public init(
         macAddress: UCIMACAddress, status: UCIStatus = .ok, nlos: UInt8 = 0, distance: UInt16,
         azimuth: UCIAngle = UCIAngle(rawValue: 0), azimuthFigureOfMerit: UInt8 = 0,
@@ -75,20 +76,22 @@ public struct UCITwoWayMeasurement: Sendable, Hashable {
     }
 
     /// `true` if the status says the round produced a distance.
-    public var isValid: Bool { status.isValidMeasurement }
+    @inlinable public var isValid: Bool { status.isValidMeasurement }
 
     /// The signed distance in metres: `distance / 100`, negative if the status is
     /// OK_NEGATIVE_DISTANCE (0x1B).
+    @inlinable
     public var distanceInMeters: Double {
         let meters = Double(distance) / 100
-        return status == .okNegativeDistance ? -meters : meters
+        return status.rawValue == 0x1B ? -meters : meters
     }
 
     /// The RSSI in dBm (`-rssi / 2`), or `nil` if not reported (raw 0).
-    public var rssiInDBm: Double? { rssi == 0 ? nil : -Double(rssi) / 2 }
+    @inlinable public var rssiInDBm: Double? { rssi == 0 ? nil : -Double(rssi) / 2 }
 
     /// `true` for line of sight (NLoS 0), `false` for non-line of sight, `nil` for 0xFF
     /// (unknown).
+    @inlinable
     public var isNonLineOfSight: Bool? {
         switch nlos {
         case 0: false
@@ -109,24 +112,39 @@ public struct UCITwoWayMeasurement: Sendable, Hashable {
     ///   - includeElevation: report the elevation (default `true`).
     @inlinable
     public func rangeSample(timestamp: Double, includeAzimuth: Bool = true, includeElevation: Bool = true) -> RangeSample {
-        guard status.isValidMeasurement else { return RangeSample(timestamp: timestamp, status: status.rawValue) }
+        Self.rangeSample(
+            timestamp: timestamp, status: status.rawValue, nlos: nlos, distance: distance, azimuth: azimuth.rawValue,
+            azimuthFigureOfMerit: azimuthFigureOfMerit, elevation: elevation.rawValue, elevationFigureOfMerit: elevationFigureOfMerit,
+            rssi: rssi, includeAzimuth: includeAzimuth, includeElevation: includeElevation)
+    }
+
+    /// The conversion rules of ``rangeSample(timestamp:includeAzimuth:includeElevation:)`` on raw
+    /// wire values, shared with ``UCISessionInfoView/forEachSample(timestamp:includeAzimuth:includeElevation:_:)``
+    /// (which reads them straight from the bytes).
+    @inlinable
+    static func rangeSample(
+        timestamp: Double, status: UInt8, nlos: UInt8, distance: UInt16, azimuth: Int16, azimuthFigureOfMerit: UInt8,
+        elevation: Int16, elevationFigureOfMerit: UInt8, rssi: UInt8, includeAzimuth: Bool, includeElevation: Bool
+    ) -> RangeSample {
+        guard status == 0x00 || status == 0x1B else { return RangeSample(timestamp: timestamp, status: status) }
+        let meters = Double(distance) / 100
         return RangeSample(
             timestamp: timestamp,
-            distance: distanceInMeters,
-            azimuth: includeAzimuth ? azimuth.degrees : nil,
-            elevation: includeElevation ? elevation.degrees : nil,
+            distance: status == 0x1B ? -meters : meters,
+            azimuth: includeAzimuth ? Double(azimuth) / 128 : nil,
+            elevation: includeElevation ? Double(elevation) / 128 : nil,
             figureOfMerit: includeAzimuth ? azimuthFigureOfMerit : (includeElevation ? elevationFigureOfMerit : nil),
-            isNonLineOfSight: isNonLineOfSight,
-            rssi: rssiInDBm,
-            status: status.rawValue)
+            isNonLineOfSight: nlos == 0 ? false : (nlos == 0xFF ? nil : true),
+            rssi: rssi == 0 ? nil : -Double(rssi) / 2,
+            status: status)
     }
 }
 
 extension UCITwoWayMeasurement {
     /// Decodes the measurement at `offset` of `bytes`; the caller checked that 31 bytes are there.
-    @inline(__always)
+    @inlinable
     static func decode(_ bytes: UnsafeRawBufferPointer, at offset: Int, extended: Bool) -> UCITwoWayMeasurement {
-        @inline(__always) func u16(_ at: Int) -> UInt16 {
+        func u16(_ at: Int) -> UInt16 {
             UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt16.self))
         }
         let address: UCIMACAddress

@@ -33,14 +33,28 @@ func hexBytes(_ bytes: some Sequence<UInt8>) -> String {
     return text
 }
 
+/// `value` rounded to the nearest integer (halves away from zero), or `nil` if it is not finite
+/// or too large for an exact integer (|value| ≥ 2^53).
+///
+/// Written with integer conversion rather than `Double.rounded()`, which calls libm's `round`:
+/// this pure module must link without libm (a program that imports only `UCI` does not link it
+/// on Linux).
+func roundedInteger(_ value: Double) -> Int64? {
+    guard value.isFinite, abs(value) < 9_007_199_254_740_992 else { return nil }
+    let truncated = Int64(value)
+    let fraction = value - Double(truncated)
+    if fraction >= 0.5 { return truncated + 1 }
+    if fraction <= -0.5 { return truncated - 1 }
+    return truncated
+}
+
 /// A decimal number with at most `decimals` decimals and no trailing zeros: `1.5`, `2`.
 func formatDecimal(_ value: Double, decimals: Int) -> String {
-    guard value.isFinite else { return "\(value)" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let rounded = (value * scale).rounded() / scale
-    if rounded == rounded.rounded(), abs(rounded) < 1e15 { return "\(Int64(rounded))" }
-    var text = "\(rounded)"
+    var scale: Int64 = 1
+    for _ in 0..<min(max(decimals, 0), 15) { scale *= 10 }
+    guard let scaled = roundedInteger(value * Double(scale)) else { return "\(value)" }
+    if scaled % scale == 0 { return "\(scaled / scale)" }
+    var text = "\(Double(scaled) / Double(scale))"
     if text.contains("e") { return text }
     while text.hasSuffix("0") { text.removeLast() }
     return text
