@@ -1,137 +1,124 @@
-/// One of the smoothing filters, chosen at run time, without boxing: an enum dispatched with a
-/// `switch`, so a pipeline built from a name still allocates nothing per sample.
-public enum BaseFilter: RangeFilter {
+/// The smoothing filter of a ``ConfiguredFilter`` and its parameters.
+public enum BaseFilter: Sendable, Hashable {
     /// ``RawFilter``.
-    case raw(RawFilter)
+    case raw
     /// ``MedianAverageFilter`` (`median3`).
-    case medianAverage(MedianAverageFilter)
+    case medianAverage(MedianAverageFilter.Parameters)
     /// ``MovingAverageFilter`` (`ma10`).
-    case movingAverage(MovingAverageFilter)
+    case movingAverage(MovingAverageFilter.Parameters)
     /// ``ExponentialMovingAverageFilter`` (`ema`).
-    case exponential(ExponentialMovingAverageFilter)
+    case exponential(ExponentialMovingAverageFilter.Parameters)
     /// ``OneEuroFilter`` (`one-euro`).
-    case oneEuro(OneEuroFilter)
+    case oneEuro(OneEuroFilter.Parameters)
     /// ``KalmanFilter`` (`kalman`).
-    case kalman(KalmanFilter)
+    case kalman(KalmanFilter.Parameters)
 
     /// The filter of `kind` with its standard parameters for `domain`.
     public init(_ kind: FilterSpec.Kind, domain: FilterDomain) {
         switch kind {
-        case .raw: self = .raw(RawFilter())
-        case .median3: self = .medianAverage(MedianAverageFilter(.standard(for: domain)))
-        case .ma10: self = .movingAverage(MovingAverageFilter(.standard(for: domain)))
-        case .ema: self = .exponential(ExponentialMovingAverageFilter(.standard(for: domain)))
-        case .oneEuro: self = .oneEuro(OneEuroFilter(.standard(for: domain)))
-        case .kalman: self = .kalman(KalmanFilter(.standard(for: domain)))
-        }
-    }
-
-    // Each case moves its payload out, parks a payload-free value in `self` while the payload is
-    // mutated, and moves it back: the payload's buffers stay uniquely referenced, so mutating
-    // them never copies (no copy-on-write allocation per sample).
-
-    /// Dispatches to the wrapped filter.
-    public mutating func update(_ input: FilterInput) -> Double {
-        switch self {
-        case .raw:
-            return input.value
-        case .medianAverage(var filter):
-            self = .raw(RawFilter())
-            let output = filter.update(input)
-            self = .medianAverage(filter)
-            return output
-        case .movingAverage(var filter):
-            self = .raw(RawFilter())
-            let output = filter.update(input)
-            self = .movingAverage(filter)
-            return output
-        case .exponential(var filter):
-            let output = filter.update(input)
-            self = .exponential(filter)
-            return output
-        case .oneEuro(var filter):
-            let output = filter.update(input)
-            self = .oneEuro(filter)
-            return output
-        case .kalman(var filter):
-            let output = filter.update(input)
-            self = .kalman(filter)
-            return output
-        }
-    }
-
-    /// Resets the wrapped filter.
-    public mutating func reset() {
-        switch self {
-        case .raw:
-            break
-        case .medianAverage(var filter):
-            self = .raw(RawFilter())
-            filter.reset()
-            self = .medianAverage(filter)
-        case .movingAverage(var filter):
-            self = .raw(RawFilter())
-            filter.reset()
-            self = .movingAverage(filter)
-        case .exponential(var filter):
-            filter.reset()
-            self = .exponential(filter)
-        case .oneEuro(var filter):
-            filter.reset()
-            self = .oneEuro(filter)
-        case .kalman(var filter):
-            filter.reset()
-            self = .kalman(filter)
-        }
-    }
-
-    /// The wrapped filter's rate estimate, if it has one.
-    public var rate: Double? {
-        switch self {
-        case .oneEuro(let filter): filter.rate
-        case .kalman(let filter): filter.rate
-        case .raw, .medianAverage, .movingAverage, .exponential: nil
+        case .raw: self = .raw
+        case .median3: self = .medianAverage(.standard(for: domain))
+        case .ma10: self = .movingAverage(.standard(for: domain))
+        case .ema: self = .exponential(.standard(for: domain))
+        case .oneEuro: self = .oneEuro(.standard(for: domain))
+        case .kalman: self = .kalman(.standard(for: domain))
         }
     }
 }
 
-/// A filter chain chosen at run time from a ``FilterSpec``: an optional ``HampelFilter`` in front
-/// of a ``BaseFilter``. This is the filter type of a pipeline configured by name
-/// (`RangingPipeline<ConfiguredFilter>`).
+/// A filter chain chosen at run time: an optional ``HampelFilter`` in front of one smoothing
+/// filter (``BaseFilter``). This is the filter type of a pipeline configured by name
+/// (`RangingPipeline<ConfiguredFilter>`, built from a ``FilterSpec``).
+///
+/// No boxing and no copying per sample: the chosen filter lives in its own stored property and
+/// ``update(_:)`` dispatches with a `switch` on the kind, mutating it in place (an enum with the
+/// filters as payloads would copy the payload in and out on every sample). Filters that keep
+/// windows are optional, so only the chosen one allocates its buffers; the small fixed-size
+/// ones are stored directly (no optional to unwrap on the hot path).
 public struct ConfiguredFilter: RangeFilter {
-    /// The outlier filter run first, if any.
-    public var prefilter: HampelFilter?
-    /// The smoothing filter.
-    public var base: BaseFilter
+    /// The smoothing filter's kind.
+    public let kind: FilterSpec.Kind
+    private var hampel: HampelFilter?
+    private var median: MedianAverageFilter?
+    private var average: MovingAverageFilter?
+    private var exponential: ExponentialMovingAverageFilter
+    private var oneEuro: OneEuroFilter
+    private var kalman: KalmanFilter
 
     /// Builds the chain named by `spec` with the standard parameters for `domain`.
     public init(_ spec: FilterSpec, domain: FilterDomain) {
-        self.prefilter = spec.hampel ? HampelFilter(.standard(for: domain)) : nil
-        self.base = BaseFilter(spec.kind, domain: domain)
+        self.init(
+            prefilter: spec.hampel ? HampelFilter.Parameters.standard(for: domain) : nil,
+            base: BaseFilter(spec.kind, domain: domain))
     }
 
-    /// Builds a chain from explicit filters (custom parameters).
-    public init(prefilter: HampelFilter? = nil, base: BaseFilter) {
-        self.prefilter = prefilter
-        self.base = base
+    /// Builds a chain with explicit parameters.
+    /// - Parameters:
+    ///   - prefilter: parameters of a Hampel filter run first, or `nil` for none.
+    ///   - base: the smoothing filter and its parameters.
+    public init(prefilter: HampelFilter.Parameters? = nil, base: BaseFilter) {
+        hampel = prefilter.map { HampelFilter($0) }
+        exponential = ExponentialMovingAverageFilter(.standard(for: .distance))
+        oneEuro = OneEuroFilter(.standard(for: .distance))
+        kalman = KalmanFilter(.standard(for: .distance))
+        switch base {
+        case .raw:
+            kind = .raw
+        case .medianAverage(let parameters):
+            kind = .median3
+            median = MedianAverageFilter(parameters)
+        case .movingAverage(let parameters):
+            kind = .ma10
+            average = MovingAverageFilter(parameters)
+        case .exponential(let parameters):
+            kind = .ema
+            exponential = ExponentialMovingAverageFilter(parameters)
+        case .oneEuro(let parameters):
+            kind = .oneEuro
+            oneEuro = OneEuroFilter(parameters)
+        case .kalman(let parameters):
+            kind = .kalman
+            kalman = KalmanFilter(parameters)
+        }
     }
+
+    /// The smoothing filter's rate estimate after the last update, if it has one (Kalman,
+    /// One-Euro), unit/s.
+    public private(set) var rate: Double?
+
+    /// `true` if a Hampel filter runs first.
+    public var hasPrefilter: Bool { hampel != nil }
 
     /// Runs the Hampel filter (if any), then the smoothing filter.
-    @inline(__always)
     public mutating func update(_ input: FilterInput) -> Double {
         var input = input
-        if prefilter != nil {
-            input.value = prefilter!.update(input)
+        if hampel != nil {
+            input.value = hampel!.update(input)
         }
-        return base.update(input)
+        switch kind {
+        case .raw: return input.value
+        case .median3: return median!.update(input)
+        case .ma10: return average!.update(input)
+        case .ema: return exponential.update(input)
+        case .oneEuro:
+            let output = oneEuro.update(input)
+            rate = oneEuro.rate
+            return output
+        case .kalman:
+            let output = kalman.update(input)
+            rate = kalman.rate
+            return output
+        }
     }
 
     /// Resets both filters.
     public mutating func reset() {
-        prefilter?.reset()
-        base.reset()
+        hampel?.reset()
+        median?.reset()
+        average?.reset()
+        exponential.reset()
+        oneEuro.reset()
+        kalman.reset()
+        rate = nil
     }
-
-    /// The smoothing filter's rate estimate, if it has one.
-    public var rate: Double? { base.rate }
 }

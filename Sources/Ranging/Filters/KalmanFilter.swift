@@ -92,16 +92,16 @@ public struct KalmanFilter: RangeFilter {
     /// Number of consecutive measurements rejected by the gate so far (0 after an accepted one).
     public var consecutiveRejections: Int { rejectedRun }
 
-    /// The rate estimate, unit/s; `nil` before the first measurement.
-    public var rate: Double? { initialized ? velocity : nil }
+    /// The rate estimate after the last update, unit/s; `nil` before the first measurement.
+    public private(set) var rate: Double?
 
     /// The current variance of the value estimate, unit²; `nil` before the first measurement.
     public var variance: Double? { initialized ? p00 : nil }
 
     @inline(__always)
     private func measurementVariance(_ input: FilterInput) -> Double {
-        let weight = max(input.weight, parameters.minimumWeight)
-        var sigma = parameters.measurementNoise / weight
+        var sigma = parameters.measurementNoise
+        if input.weight < 1 { sigma /= max(input.weight, parameters.minimumWeight) }
         if input.isNonLineOfSight { sigma *= parameters.nonLineOfSightFactor }
         return sigma * sigma
     }
@@ -124,6 +124,7 @@ public struct KalmanFilter: RangeFilter {
         let r = measurementVariance(input)
         guard initialized else {
             initialize(at: z, time: input.time, variance: r)
+            rate = velocity
             return z
         }
         // Predict over the elapsed time (a time that does not advance predicts nothing).
@@ -133,8 +134,8 @@ public struct KalmanFilter: RangeFilter {
             let q = parameters.processNoise
             let dt2 = dt * dt
             position += velocity * dt
-            p00 += dt * (2 * p01 + dt * p11) + q * dt2 * dt / 3
-            p01 += dt * p11 + q * dt2 / 2
+            p00 += dt * (2 * p01 + dt * p11) + q * dt2 * dt * (1.0 / 3.0)
+            p01 += dt * p11 + q * dt2 * 0.5
             p11 += q * dt
         }
         // Gate.
@@ -150,14 +151,17 @@ public struct KalmanFilter: RangeFilter {
             lastRejected = z
             if rejectedRun >= parameters.relockCount {
                 initialize(at: z, time: lastTime, variance: r)
+                rate = velocity
                 return z
             }
+            rate = velocity
             return position
         }
         rejectedRun = 0
         // Correct.
-        let k0 = p00 / s
-        let k1 = p01 / s
+        let inverseS = 1 / s
+        let k0 = p00 * inverseS
+        let k1 = p01 * inverseS
         position += k0 * innovation
         velocity += k1 * innovation
         let newP00 = (1 - k0) * p00
@@ -166,6 +170,7 @@ public struct KalmanFilter: RangeFilter {
         p00 = newP00
         p01 = newP01
         p11 = newP11
+        rate = velocity
         return position
     }
 
@@ -173,5 +178,6 @@ public struct KalmanFilter: RangeFilter {
     public mutating func reset() {
         initialized = false
         rejectedRun = 0
+        rate = nil
     }
 }

@@ -58,11 +58,12 @@ public struct OneEuroFilter: RangeFilter {
         self.frequency = parameters.frequency
     }
 
+    /// α = 1 / (1 + τ / Te) with τ = 1 / (2π·cutoff) and Te = 1 / frequency, written with one
+    /// division: 2π·cutoff / (2π·cutoff + frequency).
     @inline(__always)
     private func alpha(cutoff: Double) -> Double {
-        let tau = 1 / (2 * Double.pi * cutoff)
-        let te = 1 / frequency
-        return 1 / (1 + tau / te)
+        let omega = 2 * Double.pi * cutoff
+        return omega / (omega + frequency)
     }
 
     /// Filters one value (see the type's description for the steps).
@@ -75,6 +76,7 @@ public struct OneEuroFilter: RangeFilter {
         guard let previous = filtered else {
             filtered = x
             filteredSpeed = 0
+            rate = 0
             return x
         }
         let dx = (x - previous) * frequency
@@ -84,6 +86,7 @@ public struct OneEuroFilter: RangeFilter {
         let a = alpha(cutoff: cutoff)
         let output = a * x + (1 - a) * previous
         filtered = output
+        rate = filteredSpeed
         return output
     }
 
@@ -93,8 +96,9 @@ public struct OneEuroFilter: RangeFilter {
         lastTime = nil
         filtered = nil
         filteredSpeed = 0
+        rate = nil
     }
 
-    /// The smoothed speed `edx`, unit/s; `nil` before the first sample.
-    public var rate: Double? { filtered == nil ? nil : filteredSpeed }
+    /// The smoothed speed `edx` after the last update, unit/s; `nil` before the first sample.
+    public private(set) var rate: Double?
 }

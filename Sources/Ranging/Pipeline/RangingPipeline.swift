@@ -86,6 +86,8 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     /// Processes one sample; reports events through `onEvent` (in order, synchronously) and
     /// returns the update for this sample, or `nil` if the accessory is not tracked (no usable
     /// sample yet, or lost) and the sample is unusable.
+    @specialized(where Filter == ConfiguredFilter)
+    @specialized(where Filter == KalmanFilter)
     public mutating func process(_ sample: RangeSample, onEvent: (RangingEvent) -> Void = { _ in }) -> RangingUpdate? {
         var t = sample.timestamp
         if !t.isFinite { t = clock.isFinite ? clock : 0 }
@@ -110,14 +112,17 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
             onEvent(.found(at: t))
         }
         lastContact = t
-        let weight = sample.figureOfMerit.map { min(max(Double($0) / 100, 0.01), 1) } ?? 1
+        let weight = sample.figureOfMerit.map { min(max(Double($0) * 0.01, 0.01), 1) } ?? 1
         let nlos = sample.isNonLineOfSight ?? false
         if let measuredDistance {
             let smoothed = distanceFilter.update(
                 FilterInput(value: measuredDistance, time: t, weight: weight, isNonLineOfSight: nlos))
             distance = smoothed
-            let estimated = velocityEstimator.update(smoothed, at: t)
-            velocity = distanceFilter.rate ?? estimated
+            if let rate = distanceFilter.rate {
+                velocity = rate
+            } else {
+                velocity = velocityEstimator.update(smoothed, at: t)
+            }
             _ = tracker.update(distance: smoothed, at: t, onEvent: onEvent)
         }
         if let measuredAzimuth {
@@ -134,6 +139,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
 
     /// Checks the silence limit at `now` (seconds, the samples' clock) without a sample: reports
     /// `lost` (and `exited`) once the limit has passed. Call it periodically when samples may stop.
+    @specialized(where Filter == ConfiguredFilter)
     public mutating func tick(now: Double, onEvent: (RangingEvent) -> Void) {
         guard now.isFinite else { return }
         checkSilence(now: now, onEvent: onEvent)
