@@ -10,11 +10,11 @@ struct Recorder {
         pipeline = RangingPipeline(filter: filter, lostAfter: lostAfter)
     }
 
-    mutating func feed(_ sample: RangeSample) -> RangingUpdate? {
+    mutating func feed(_ sample: RangeSample) -> RangingUpdate {
         pipeline.process(sample) { events.append($0) }
     }
 
-    mutating func feed(_ t: Double, _ distance: Double?, status: UInt8 = 0) -> RangingUpdate? {
+    mutating func feed(_ t: Double, _ distance: Double?, status: UInt8 = 0) -> RangingUpdate {
         feed(RangeSample(timestamp: t, distance: distance, status: status))
     }
 
@@ -28,10 +28,11 @@ struct Recorder {
         var r = Recorder()
         let update = r.feed(0.5, 1.0)
         #expect(r.events == [.found(at: 0.5), .entered(zone: 0, at: 0.5)])
-        #expect(update?.distance == 1.0)
-        #expect(update?.zone == 0)
-        #expect(update?.isHeld == false)
-        #expect(update?.confidence == 1)
+        #expect(update.distance == 1.0)
+        #expect(update.zone == 0)
+        #expect(update.isHeld == false)
+        #expect(update.confidence == 1)
+        #expect(update.state == .tracking)
         #expect(r.pipeline.state == .tracking)
     }
 
@@ -57,8 +58,8 @@ struct Recorder {
         let update = r.feed(5.0, 1.0)
         #expect(r.events == [.lost(at: 3.0), .exited(zone: 1, at: 3.0), .found(at: 5.0), .entered(zone: 0, at: 5.0)])
         // Filter state was reset: the new estimate is the new sample, not a blend with 2 m.
-        #expect(update?.distance == 1.0)
-        #expect(update?.velocity == 0)
+        #expect(update.distance == 1.0)
+        #expect(update.velocity == 0)
     }
 
     @Test func filtersResetAfterLost() {
@@ -66,30 +67,33 @@ struct Recorder {
         var r = Recorder(filter: FilterSpec(.kalman))
         for i in 0...20 { _ = r.feed(Double(i) * 0.1, 2.0) }
         r.tick(10)
-        #expect(r.feed(10.5, 4.0)?.distance == 4.0)
-        #expect(abs((r.feed(10.6, 4.02)?.distance ?? 0) - 4.0) < 0.03)
+        #expect(r.feed(10.5, 4.0).distance == 4.0)
+        #expect(abs((r.feed(10.6, 4.02).distance ?? 0) - 4.0) < 0.03)
     }
 
     @Test func errorSamplesAreHeldAndDoNotRefreshTheSilenceTimer() {
         var r = Recorder()
         _ = r.feed(0, 2.0)
         let held = r.feed(1.0, 9.9, status: 0x21)
-        #expect(held?.isHeld == true)
-        #expect(held?.distance == 2.0)
-        #expect(held?.sample.status == 0x21)
-        #expect(abs((held?.confidence ?? 0) - 0.5) < 1e-12)  // 1 s of a 2 s limit
+        #expect(held.isHeld == true)
+        #expect(held.distance == 2.0)
+        #expect(held.sample.status == 0x21)
+        #expect(abs(held.confidence - 0.5) < 1e-12)  // 1 s of a 2 s limit
         let stillHeld = r.feed(1.9, nil)
-        #expect(stillHeld?.isHeld == true)
+        #expect(stillHeld.isHeld == true)
         r.events.removeAll()
-        #expect(r.feed(2.1, nil, status: 0x21) == nil)  // error status at 2.1 s: lost at 2.0 s
+        let afterLoss = r.feed(2.1, nil, status: 0x21)  // error status at 2.1 s: lost at 2.0 s
+        #expect(afterLoss.state == .lost)
+        #expect(afterLoss.distance == nil && afterLoss.zone == nil && afterLoss.confidence == 0)
         #expect(r.events == [.lost(at: 2.0), .exited(zone: 1, at: 2.0)])
     }
 
     @Test func nothingIsReportedBeforeTheFirstUsableSample() {
         var r = Recorder()
-        #expect(r.feed(0, nil, status: 0x21) == nil)
-        #expect(r.feed(0.1, .nan) == nil)
-        #expect(r.feed(0.2, .infinity) == nil)
+        for update in [r.feed(0, nil, status: 0x21), r.feed(0.1, .nan), r.feed(0.2, .infinity)] {
+            #expect(update.state == .waiting)
+            #expect(update.distance == nil && update.zone == nil && update.direction == nil && update.confidence == 0)
+        }
         #expect(r.events.isEmpty)
         #expect(r.pipeline.state == .waiting)
     }
@@ -97,46 +101,46 @@ struct Recorder {
     @Test func negativeDistanceStatusIsAMeasurement() {
         var r = Recorder(filter: FilterSpec(.raw))
         let update = r.feed(RangeSample(timestamp: 0, distance: -0.05, status: RangeSample.statusNegativeDistance))
-        #expect(update?.distance == -0.05)
-        #expect(update?.zone == 0)
+        #expect(update.distance == -0.05)
+        #expect(update.zone == 0)
     }
 
     @Test func timestampsGoingBackwardsAreClamped() {
         var r = Recorder(filter: FilterSpec(.kalman))
         _ = r.feed(1.0, 2.0)
         let update = r.feed(0.5, 2.02)
-        #expect(update?.timestamp == 1.0)
-        #expect(update?.distance != nil)
+        #expect(update.timestamp == 1.0)
+        #expect(update.distance != nil)
     }
 
     @Test func fomAndNLoSSetTheConfidence() {
         var r = Recorder()
         let update = r.feed(RangeSample(timestamp: 0, distance: 2, figureOfMerit: 80, isNonLineOfSight: true))
-        #expect(abs((update?.confidence ?? 0) - 0.4) < 1e-12)
+        #expect(abs(update.confidence - 0.4) < 1e-12)
     }
 
     @Test func directionFromSmoothedAngles() {
         var r = Recorder(filter: FilterSpec(.raw))
-        let right = r.feed(RangeSample(timestamp: 0, distance: 2, azimuth: 90, elevation: 0))?.direction
+        let right = r.feed(RangeSample(timestamp: 0, distance: 2, azimuth: 90, elevation: 0)).direction
         #expect(right?.azimuth == 90)
         #expect(abs((right?.x ?? 0) - 1) < 1e-12 && abs(right?.y ?? 1) < 1e-12 && abs(right?.z ?? 1) < 1e-12)
-        let ahead = r.feed(RangeSample(timestamp: 0.1, distance: 2, azimuth: 0, elevation: 30))?.direction
+        let ahead = r.feed(RangeSample(timestamp: 0.1, distance: 2, azimuth: 0, elevation: 30)).direction
         #expect(abs((ahead?.y ?? 0) - 0.5) < 1e-12)
         #expect(abs((ahead?.z ?? 0) - -0.8660254037844386) < 1e-12)
         // A sample without angles keeps the last direction.
-        #expect(r.feed(0.2, 2)?.direction == ahead)
+        #expect(r.feed(0.2, 2).direction == ahead)
         // Angles only (no distance) still update the direction and keep the distance.
         let anglesOnly = r.feed(RangeSample(timestamp: 0.3, azimuth: -45))
-        #expect(anglesOnly?.direction?.azimuth == -45)
-        #expect(anglesOnly?.distance == 2)
+        #expect(anglesOnly.direction?.azimuth == -45)
+        #expect(anglesOnly.distance == 2)
     }
 
     @Test func velocityOfAWalk() {
         for filter in [FilterSpec(.kalman), FilterSpec(.ma10)] {
             var r = Recorder(filter: filter)
-            var update: RangingUpdate?
-            for i in 0...60 { update = r.feed(Double(i) * 0.1, 5 - 0.5 * Double(i) * 0.1) }
-            #expect(abs((update?.velocity ?? 0) - -0.5) < 0.02, "\(filter)")
+            var velocity: Double?
+            for i in 0...60 { velocity = r.feed(Double(i) * 0.1, 5 - 0.5 * Double(i) * 0.1).velocity }
+            #expect(abs((velocity ?? 0) - -0.5) < 0.02, "\(filter)")
         }
     }
 

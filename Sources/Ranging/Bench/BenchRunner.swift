@@ -45,8 +45,8 @@ public struct BenchRunner: Sendable {
         reportedZones.reserveCapacity(records.count)
         for record in records {
             let update = pipeline.process(record.sample) { events.append($0) }
-            outputs.append(update?.distance)
-            reportedZones.append(update?.zone)
+            outputs.append(update.distance)
+            reportedZones.append(update.zone)
         }
 
         let times = records.map(\.sample.timestamp)
@@ -87,9 +87,7 @@ public struct BenchRunner: Sendable {
             var pipeline = RangingPipeline(filter: filter, zones: zones, lostAfter: lostAfter)
             let start = clock.now
             for record in records {
-                if let update = pipeline.process(record.sample, onEvent: { _ in }) {
-                    checksum += update.distance ?? 0
-                }
+                checksum += pipeline.process(record.sample, onEvent: { _ in }).distance ?? 0
             }
             elapsed += clock.now - start
             passes += 1

@@ -17,7 +17,8 @@
 ///   through its filter; a missing one keeps its last estimate.
 /// - An unusable sample (error status, no values) updates nothing; while tracking it returns a
 ///   *held* update (last estimates, ``RangingUpdate/isHeld``, confidence decaying to 0 over
-///   ``lostAfter``); otherwise it returns `nil`.
+///   ``lostAfter``); otherwise an update without estimates whose ``RangingUpdate/state`` is
+///   `waiting` or `lost`.
 /// - NLoS: the flag and the FoM go to the filters (the Kalman filter widens its measurement noise,
 ///   the median-average weights by FoM) and lower the update's confidence.
 /// - Timestamps that go backwards are treated as equal to the latest one (no time elapsed).
@@ -25,8 +26,8 @@
 /// Lost and found (exactly what is emitted):
 /// - When the time since the last usable sample exceeds ``lostAfter`` (checked on every sample
 ///   and on ``tick(now:onEvent:)``): `lost(at: last usable + lostAfter)`, then
-///   `exited(current zone)` at the same time if there was one. Updates stop (`nil`) until usable
-///   samples return.
+///   `exited(current zone)` at the same time if there was one. Updates carry no estimates (state
+///   `lost`) until usable samples return.
 /// - The first usable sample ever, and the first after `lost`: `found(at:)`; after `lost` every
 ///   filter is reset first, so no state from before the silence leaks into the new estimates.
 ///   The zone is then established from the new sample at once (`entered(zone)`, no dwell) and
@@ -34,16 +35,6 @@
 /// - A sample that arrives after a silence without a `tick` gets, in order: `lost`, `exited`,
 ///   `found`, `entered`.
 public struct RangingPipeline<Filter: RangeFilter>: Sendable {
-    /// Whether the pipeline currently tracks the accessory.
-    public enum TrackingState: Sendable, Hashable {
-        /// No usable sample yet (or after ``reset()``).
-        case waiting
-        /// Usable samples arrive.
-        case tracking
-        /// Silent for longer than ``lostAfter``.
-        case lost
-    }
-
     /// The zones tracked.
     public let zones: ZoneMap
     /// Silence (seconds without a usable sample) after which the accessory is lost.
@@ -84,11 +75,12 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     public var currentZone: Int? { tracker.current }
 
     /// Processes one sample; reports events through `onEvent` (in order, synchronously) and
-    /// returns the update for this sample, or `nil` if the accessory is not tracked (no usable
-    /// sample yet, or lost) and the sample is unusable.
+    /// returns the update for this sample. Every sample gets exactly one update; when the
+    /// accessory is not tracked (no usable sample yet, or lost) and the sample is unusable, the
+    /// update's ``RangingUpdate/state`` says so and it carries no estimates.
     @specialized(where Filter == ConfiguredFilter)
     @specialized(where Filter == KalmanFilter)
-    public mutating func process(_ sample: RangeSample, onEvent: (RangingEvent) -> Void = { _ in }) -> RangingUpdate? {
+    public mutating func process(_ sample: RangeSample, onEvent: (RangingEvent) -> Void = { _ in }) -> RangingUpdate {
         var t = sample.timestamp
         if !t.isFinite { t = clock.isFinite ? clock : 0 }
         if t < clock { t = clock }
@@ -100,7 +92,11 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
         let measuredAzimuth = valid ? sample.azimuth.flatMap { $0.isFinite ? $0 : nil } : nil
         let measuredElevation = valid ? sample.elevation.flatMap { $0.isFinite ? $0 : nil } : nil
         guard measuredDistance != nil || measuredAzimuth != nil || measuredElevation != nil else {
-            guard state == .tracking else { return nil }
+            guard state == .tracking else {
+                return RangingUpdate(
+                    timestamp: t, distance: nil, velocity: nil, direction: nil, confidence: 0, zone: nil, isHeld: false,
+                    state: state, sample: sample)
+            }
             let age = t - lastContact
             let decay = lostAfter > 0 ? max(0, 1 - age / lostAfter) : 0
             return makeUpdate(sample, at: t, held: true, confidence: quality * decay)
@@ -185,6 +181,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
             confidence: confidence,
             zone: tracker.current,
             isHeld: held,
+            state: state,
             sample: sample)
     }
 }

@@ -1,4 +1,8 @@
 /// What the ranging pipeline reports for one sample: the smoothed state of one accessory.
+///
+/// Every sample yields one update. While the accessory is not tracked (``state`` `waiting` or
+/// `lost`) an update for an unusable sample carries no estimates (distance, direction, zone
+/// `nil`, confidence 0).
 public struct RangingUpdate: Sendable, Hashable {
     /// Time of the sample, seconds.
     public var timestamp: Double
@@ -18,13 +22,15 @@ public struct RangingUpdate: Sendable, Hashable {
     /// `true` if the sample carried no usable measurement (error status, no values) and the
     /// values are the last estimate, held.
     public var isHeld: Bool
+    /// The tracking state after this sample.
+    public var state: TrackingState
     /// The raw sample this update came from.
     public var sample: RangeSample
 
     /// Creates an update (the pipeline does this; public for tests and replays).
     public init(
         timestamp: Double, distance: Double?, velocity: Double?, direction: Direction?, confidence: Double,
-        zone: Int?, isHeld: Bool, sample: RangeSample
+        zone: Int?, isHeld: Bool, state: TrackingState, sample: RangeSample
     ) {
         self.timestamp = timestamp
         self.distance = distance
@@ -33,6 +39,7 @@ public struct RangingUpdate: Sendable, Hashable {
         self.confidence = confidence
         self.zone = zone
         self.isHeld = isHeld
+        self.state = state
         self.sample = sample
     }
 }
