@@ -145,6 +145,36 @@ func expectClose(_ actual: [Double], _ expected: [Double], tolerance: Double = 1
         expectClose(run(&filter, [0, 2, -2, 1, 5.5]), [0, 2, -2, 1, 1])
     }
 
+    @Test func hampelMatchesAPlainSortingImplementation() {
+        // Reference: sort the trailing window and the absolute deviations each time.
+        func reference(_ values: [Double], window: Int, threshold: Double, floor: Double) -> [Double] {
+            values.indices.map { i in
+                let slice = Array(values[max(0, i - window + 1)...i])
+                guard slice.count >= 3 else { return values[i] }
+                func median(_ xs: [Double]) -> Double {
+                    let s = xs.sorted()
+                    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+                }
+                let m = median(slice)
+                let sigma = max(1.4826 * median(slice.map { abs($0 - m) }), floor)
+                return abs(values[i] - m) > threshold * sigma ? m : values[i]
+            }
+        }
+        var generator = SplitMix64(seed: 7)
+        for window in [3, 4, 7, 8, 11] {
+            // Noise with spikes, repeated values and a step.
+            let values = (0..<400).map { i -> Double in
+                let u = Double(generator.next() % 10_000) / 10_000
+                let base = i < 200 ? 2.0 : 4.0
+                if u > 0.97 { return base + 10 * u }
+                return base + (u * 20).rounded() / 100
+            }
+            var filter = HampelFilter(HampelFilter.Parameters(windowSize: window, threshold: 3, minimumDeviation: 0.02))
+            let out = run(&filter, values)
+            #expect(out == reference(values, window: window, threshold: 3, floor: 0.02), "window \(window)")
+        }
+    }
+
     @Test func hampelComposesInFrontOfAnyFilter() throws {
         var chain = ConfiguredFilter(try FilterSpec(name: "hampel+ema"), domain: .distance)
         var plain = ConfiguredFilter(FilterSpec(.ema), domain: .distance)
@@ -205,5 +235,18 @@ func expectClose(_ actual: [Double], _ expected: [Double], tolerance: Double = 1
         #expect(message.contains("median3") && message.contains("one-euro") && message.contains("hampel+kalman"))
         #expect(throws: FilterSpecError.self) { try FilterSpec(name: "hampel+hampel") }
         #expect(throws: FilterSpecError.self) { try FilterSpec(name: "") }
+    }
+}
+
+/// A small deterministic random generator for tests.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

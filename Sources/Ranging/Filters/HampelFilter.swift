@@ -37,38 +37,71 @@ public struct HampelFilter: RangeFilter {
 
     /// The parameters in use.
     public let parameters: Parameters
+    /// The window in arrival order (to know which sample leaves).
     private var window: SampleWindow<Double>
-    private var scratch: [Double]
+    /// The same samples kept sorted, updated incrementally (one removal, one insertion).
+    private var sorted: [Double]
     private var replaced = false
 
-    /// Creates the filter; window and scratch storage are allocated here, once.
+    /// Creates the filter; window storage is allocated here, once.
     public init(_ parameters: Parameters) {
         self.parameters = parameters
         self.window = SampleWindow(capacity: parameters.windowSize, filler: 0)
-        self.scratch = Array(repeating: 0, count: parameters.windowSize)
+        self.sorted = []
+        self.sorted.reserveCapacity(parameters.windowSize)
     }
 
     /// `true` if the last ``update(_:)`` replaced its sample by the window median.
     public var replacedLastSample: Bool { replaced }
 
     /// Returns the sample, or the window median if the sample is an outlier.
+    ///
+    /// Cost O(window): the sorted copy is maintained by one removal and one insertion, and the
+    /// MAD is found by merging the deviations below and above the median (both already ordered)
+    /// instead of sorting them.
     public mutating func update(_ input: FilterInput) -> Double {
         let x = input.value
+        if window.count == window.capacity, let oldest = window.first {
+            remove(oldest)
+        }
         window.append(x)
-        let n = window.count
+        insert(x)
+        let n = sorted.count
         guard n >= 3 else {
             replaced = false
             return x
         }
-        let window = self.window
         let parameters = self.parameters
-        let (median, isOutlier) = scratch.withUnsafeMutableBufferPointer { buffer -> (Double, Bool) in
-            for i in 0..<n { buffer[i] = window[i] }
-            Sorting.insertionSort(buffer, count: n)
-            let median = Sorting.medianOfSorted(buffer, count: n)
-            for i in 0..<n { buffer[i] = abs(buffer[i] - median) }
-            Sorting.insertionSort(buffer, count: n)
-            let mad = Sorting.medianOfSorted(buffer, count: n)
+        let (median, isOutlier) = sorted.withUnsafeBufferPointer { v -> (Double, Bool) in
+            let mid = n / 2
+            let median = n % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2
+            // Deviations below the median grow leftwards, above it rightwards: merge them in
+            // ascending order up to the middle rank(s).
+            var left = (n - 1) / 2
+            var right = left + 1
+            let lowRank = (n - 1) / 2
+            let highRank = n / 2
+            var lowValue = 0.0
+            var current = 0.0
+            for rank in 0...highRank {
+                let takeLeft: Bool
+                if left < 0 {
+                    takeLeft = false
+                } else if right >= n {
+                    takeLeft = true
+                } else {
+                    takeLeft = median - v[left] <= v[right] - median
+                }
+                if takeLeft {
+                    current = median - v[left]
+                    left -= 1
+                } else {
+                    current = v[right] - median
+                    right += 1
+                }
+                if rank == lowRank { lowValue = current }
+            }
+            let mad = (lowValue + current) / 2
             let sigma = max(1.4826 * mad, parameters.minimumDeviation)
             return (median, abs(x - median) > parameters.threshold * sigma)
         }
@@ -76,9 +109,28 @@ public struct HampelFilter: RangeFilter {
         return isOutlier ? median : x
     }
 
+    private mutating func insert(_ x: Double) {
+        sorted.append(x)
+        var j = sorted.count - 1
+        while j > 0 && sorted[j - 1] > x {
+            sorted[j] = sorted[j - 1]
+            j -= 1
+        }
+        sorted[j] = x
+    }
+
+    private mutating func remove(_ x: Double) {
+        if let index = sorted.firstIndex(where: { $0 == x || ($0.isNaN && x.isNaN) }) {
+            sorted.remove(at: index)
+        } else {
+            sorted.removeLast()
+        }
+    }
+
     /// Empties the window.
     public mutating func reset() {
         window.removeAll()
+        sorted.removeAll(keepingCapacity: true)
         replaced = false
     }
 }

@@ -38,6 +38,9 @@ struct SampleWindow<Element: Sendable>: Sendable {
         return storage[index]
     }
 
+    /// The oldest sample, if any.
+    var first: Element? { count == 0 ? nil : self[0] }
+
     /// The most recent sample, if any.
     var last: Element? { count == 0 ? nil : self[count - 1] }
 

@@ -23,28 +23,3 @@ enum Angles {
         return (sin(r), cos(r))
     }
 }
-
-/// Small statistics helpers over unsafe buffers: sorting without allocation.
-enum Sorting {
-    /// Sorts `buffer[0..<count]` ascending in place (insertion sort: windows are small).
-    @inline(__always)
-    static func insertionSort(_ buffer: UnsafeMutableBufferPointer<Double>, count: Int) {
-        guard count > 1 else { return }
-        for i in 1..<count {
-            let key = buffer[i]
-            var j = i - 1
-            while j >= 0 && buffer[j] > key {
-                buffer[j + 1] = buffer[j]
-                j -= 1
-            }
-            buffer[j + 1] = key
-        }
-    }
-
-    /// The median of the sorted values `buffer[0..<count]` (`count` > 0).
-    @inline(__always)
-    static func medianOfSorted(_ buffer: UnsafeMutableBufferPointer<Double>, count: Int) -> Double {
-        let mid = count / 2
-        return count % 2 == 1 ? buffer[mid] : (buffer[mid - 1] + buffer[mid]) / 2
-    }
-}
