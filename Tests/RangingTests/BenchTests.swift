@@ -165,6 +165,9 @@ import Testing
             #expect(svg.contains("data-filter=\"\(spec.name)\""), "\(spec.name)")
         }
         #expect(svg.components(separatedBy: "<circle ").count - 1 >= 2 * records.count)
+        // An error strip per panel with one line per filter.
+        #expect(svg.components(separatedBy: "class=\"filter-error\"").count - 1 == 11 + 1)
+        #expect(svg.contains(">error (m)</text>"))
         // The legend names the RMSE of each filter, best first.
         let best = runs.dropFirst().min { $0.result.rmse! < $1.result.rmse! }!
         #expect(svg.contains("\(best.filter.name)  RMSE "))

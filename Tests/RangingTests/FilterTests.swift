@@ -195,6 +195,20 @@ func expectClose(_ actual: [Double], _ expected: [Double], tolerance: Double = 1
         #expect(tracked.allSatisfy { abs($0) > 178 })
     }
 
+    @Test func absurdTimeGapsNeverProduceNaN() {
+        var kalman = KalmanFilter(.standard(for: .distance))
+        _ = kalman.update(FilterInput(value: 2, time: 0))
+        _ = kalman.update(FilterInput(value: 2.1, time: 0.1))
+        let afterGap = kalman.update(FilterInput(value: 3, time: 1e120))
+        #expect(afterGap.isFinite)
+        #expect(kalman.update(FilterInput(value: 3.01, time: 1e120 + 0.1)).isFinite)
+        var euro = OneEuroFilter(.standard(for: .distance))
+        _ = euro.update(FilterInput(value: 2, time: 0))
+        let tiny = euro.update(FilterInput(value: 2, time: Double.leastNonzeroMagnitude))
+        #expect(tiny == 2)
+        #expect(euro.update(FilterInput(value: 2.5, time: 0.1)).isFinite)
+    }
+
     @Test func resetForgetsState() {
         var kalman = KalmanFilter(.standard(for: .distance))
         _ = run(&kalman, [1, 1, 1])

@@ -154,6 +154,29 @@ struct Recorder {
         #expect(r.events == [.found(at: 0), .entered(zone: 2, at: 0)])
     }
 
+    @Test func aConcreteFilterTypeGivesTheSameResultsAsTheConfiguredOne() throws {
+        let records = try TraceFiles.records("data/hanyang/dynamic/nlos_A_case1_A3.csv")
+        var generic = RangingPipeline(
+            distanceFilter: KalmanFilter(.standard(for: .distance)), angleFilter: KalmanFilter(.standard(for: .angle)))
+        var configured = RangingPipeline(filter: FilterSpec(.kalman))
+        var genericEvents: [RangingEvent] = []
+        var configuredEvents: [RangingEvent] = []
+        for record in records {
+            let a = generic.process(record.sample) { genericEvents.append($0) }
+            let b = configured.process(record.sample) { configuredEvents.append($0) }
+            #expect(a == b)
+        }
+        #expect(genericEvents == configuredEvents)
+    }
+
+    @Test func tickIgnoresNonFiniteTimes() {
+        var r = Recorder()
+        _ = r.feed(0, 2)
+        r.tick(.nan)
+        r.tick(.infinity)
+        #expect(r.pipeline.state == .tracking)
+    }
+
     @Test func eventDescriptionsUseZoneNames() {
         #expect(RangingEvent.entered(zone: 0, at: 1.25).description(in: .standard) == "entered near at 1.250 s")
         #expect(RangingEvent.lost(at: 3).description == "lost at 3.000 s")

@@ -170,6 +170,13 @@ public struct KalmanFilter: RangeFilter {
         p00 = newP00
         p01 = newP01
         p11 = newP11
+        // An absurd time gap (≈ 1e100 s) overflows the covariance: start over rather than carry
+        // NaN forever.
+        guard position.isFinite, p00.isFinite, p11.isFinite else {
+            initialize(at: z, time: lastTime, variance: r)
+            rate = velocity
+            return z
+        }
         rate = velocity
         return position
     }

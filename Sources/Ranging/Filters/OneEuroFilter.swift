@@ -70,7 +70,8 @@ public struct OneEuroFilter: RangeFilter {
     public mutating func update(_ input: FilterInput) -> Double {
         let x = input.value
         if let lastTime, input.time > lastTime {
-            frequency = 1 / (input.time - lastTime)
+            let measured = 1 / (input.time - lastTime)
+            if measured.isFinite { frequency = measured }
         }
         lastTime = input.time
         guard let previous = filtered else {

@@ -21,6 +21,7 @@ struct VelocityEstimator: Sendable {
         let dt = time - lastTime
         guard dt > 0 else { return rate }
         let raw = (value - lastValue) / dt
+        guard raw.isFinite else { return rate }
         let alpha = 1 / (1 + tau / dt)
         let smoothed = rate.map { alpha * raw + (1 - alpha) * $0 } ?? raw
         rate = smoothed
