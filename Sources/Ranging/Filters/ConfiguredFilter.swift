@@ -90,6 +90,7 @@ public struct ConfiguredFilter: RangeFilter {
     public var hasPrefilter: Bool { hampel != nil }
 
     /// Runs the Hampel filter (if any), then the smoothing filter.
+    @inline(__always)
     public mutating func update(_ input: FilterInput) -> Double {
         var input = input
         if hampel != nil {

@@ -35,6 +35,7 @@ public struct ExponentialMovingAverageFilter: RangeFilter {
     }
 
     /// Returns `value · k + previous · (1 − k)`, or the value itself the first time.
+    @inline(__always)
     public mutating func update(_ input: FilterInput) -> Double {
         guard let previous else {
             self.previous = input.value

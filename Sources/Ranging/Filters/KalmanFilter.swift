@@ -119,6 +119,7 @@ public struct KalmanFilter: RangeFilter {
     }
 
     /// Predicts to `input.time`, gates and (if accepted) corrects; returns the estimate.
+    @inline(__always)
     public mutating func update(_ input: FilterInput) -> Double {
         let z = input.value
         let r = measurementVariance(input)

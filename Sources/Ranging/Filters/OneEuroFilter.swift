@@ -67,6 +67,7 @@ public struct OneEuroFilter: RangeFilter {
     }
 
     /// Filters one value (see the type's description for the steps).
+    @inline(__always)
     public mutating func update(_ input: FilterInput) -> Double {
         let x = input.value
         if let lastTime, input.time > lastTime {
