@@ -70,7 +70,7 @@ import Testing
 @Suite struct BenchRunnerTests {
     @Test func rawOnAStaticTraceMatchesAnIndependentComputation() throws {
         let records = try TraceFiles.records("data/hanyang/static/los_h100_2m.csv")
-        let result = BenchRunner().run(trace: "2m", records: records, filter: FilterSpec(.raw)).result
+        let result = BenchRunner.quick().run(trace: "2m", records: records, filter: FilterSpec(.raw)).result
         let errors = records.map { $0.sample.distance! - 2.0 }
         let mean = errors.reduce(0, +) / Double(errors.count)
         let rmse = (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
@@ -91,7 +91,7 @@ import Testing
 
     @Test func theDefaultRejectsTheRealOutliersOfADynamicTrace() throws {
         let records = try TraceFiles.records("data/hanyang/dynamic/nlos_A_case1_A3.csv")
-        let runner = BenchRunner()
+        let runner = BenchRunner.quick()
         let raw = runner.run(trace: "A3", records: records, filter: FilterSpec(.raw)).result
         let best = runner.run(trace: "A3", records: records, filter: .default).result
         #expect(raw.rmse! > 1.0)  // 23 outliers of up to 19 m
@@ -103,7 +103,7 @@ import Testing
         let records = try TraceFiles.records("data/hanyang/static/los_h100_2m.csv").map {
             TraceRecord(sample: $0.sample, truth: nil)
         }
-        let result = BenchRunner().run(trace: "nt", records: records, filter: .default).result
+        let result = BenchRunner.quick().run(trace: "nt", records: records, filter: .default).result
         #expect(result.rmse == nil && result.bias == nil && result.rmseDebiased == nil && result.p95AbsoluteError == nil)
         #expect(result.jitter == nil && result.lag == nil && result.zoneAccuracy == nil)
         #expect(result.truthZoneTransitions == nil && result.zoneLatency == nil)
@@ -115,7 +115,7 @@ import Testing
 
     @Test func jsonHasExactlyTheKeys() throws {
         let records = try TraceFiles.records("data/synthetic/step_2m_4m.csv")
-        let results = FilterSpec.benchmarkSet.map { BenchRunner().run(trace: "a \"quoted\" name", records: records, filter: $0).result }
+        let results = FilterSpec.benchmarkSet.map { BenchRunner.quick().run(trace: "a \"quoted\" name", records: records, filter: $0).result }
         let json = BenchReport.json(results)
         #expect(json.hasSuffix("]}\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
@@ -135,7 +135,7 @@ import Testing
 
     @Test func tableShowsEveryFilterAndMarksTheDefault() throws {
         let records = try TraceFiles.records("data/hanyang/static/los_h100_2m.csv")
-        let results = [FilterSpec(.raw), .default].map { BenchRunner().run(trace: "2m.csv", records: records, filter: $0).result }
+        let results = [FilterSpec(.raw), .default].map { BenchRunner.quick().run(trace: "2m.csv", records: records, filter: $0).result }
         let table = BenchReport.table(trace: "2m.csv", records: records, results: results, zones: .standard)
         let lines = table.split(separator: "\n")
         #expect(lines[0] == "2m.csv: 89 samples over 12.7 s (6.9 Hz), truth 2.00 m (static); zones near < 1.5 m, mid < 3 m, far")
@@ -148,9 +148,9 @@ import Testing
 
 @Suite struct BenchPlotTests {
     @Test func plotHasTruthRawEveryFilterAndTheZones() throws {
-        let records = try TraceFiles.records("data/synthetic/walk_4m_1m.csv")
-        let runner = BenchRunner()
-        let runs = FilterSpec.benchmarkSet.map { runner.run(trace: "walk", records: records, filter: $0) }
+        let records = try TraceFiles.records("data/synthetic/step_2m_4m.csv")
+        let runner = BenchRunner.quick()
+        let runs = FilterSpec.benchmarkSet.map { runner.run(trace: "step", records: records, filter: $0) }
         var plot = BenchPlot(zones: .standard)
         plot.addPanel(trace: "walk <1>", records: records, runs: runs)
         plot.addPanel(trace: "again", records: records, runs: Array(runs.prefix(2)))
@@ -159,7 +159,9 @@ import Testing
         #expect(svg.hasSuffix("</svg>\n"))
         #expect(svg.contains("walk &lt;1&gt;"))
         #expect(svg.components(separatedBy: "class=\"truth\"").count - 1 == 2)
-        #expect(svg.components(separatedBy: "class=\"zone-boundary\"").count - 1 == 4)
+        // The step spans 2 ... 4 m: only the 3 m boundary is in range, once per panel.
+        #expect(svg.components(separatedBy: "class=\"zone-boundary\"").count - 1 == 2)
+        #expect(svg.contains("mid &lt; 3 m") && !svg.contains("near &lt; 1.5 m"))
         // Every filter but raw is a line (raw is drawn as the sample dots).
         for spec in FilterSpec.benchmarkSet.dropFirst() {
             #expect(svg.contains("data-filter=\"\(spec.name)\""), "\(spec.name)")

@@ -22,3 +22,11 @@ enum TraceFiles {
         return records
     }
 }
+
+extension BenchRunner {
+    /// A runner that times a single pass: tests check metrics, not speed, and must not hog the
+    /// two cores other tests run on.
+    static func quick(zones: ZoneMap = .standard) -> BenchRunner {
+        BenchRunner(zones: zones, minimumTimingDuration: .zero)
+    }
+}

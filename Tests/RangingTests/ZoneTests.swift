@@ -112,7 +112,7 @@ func events(of records: [TraceRecord], filter: FilterSpec, zones: ZoneMap = .sta
         let events = events(of: records, filter: filter)
         #expect(events.count == 2)  // found + the first zone
         #expect(events.first == .found(at: 0))
-        let run = BenchRunner().run(trace: "hover", records: records, filter: filter)
+        let run = BenchRunner.quick().run(trace: "hover", records: records, filter: filter)
         #expect(run.result.zoneTransitions == 0)
         #expect(run.result.zoneFlaps == 0)
     }
@@ -121,7 +121,7 @@ func events(of records: [TraceRecord], filter: FilterSpec, zones: ZoneMap = .sta
         // The control experiment: no hysteresis, no dwell → raw noise flaps constantly.
         let records = try TraceFiles.records("data/synthetic/hover_1p5m.csv")
         let zones = try ZoneMap(boundaries: [1.5, 3], hysteresis: 0, minimumDwell: 0)
-        let run = BenchRunner(zones: zones).run(trace: "hover", records: records, filter: FilterSpec(.raw))
+        let run = BenchRunner.quick(zones: zones).run(trace: "hover", records: records, filter: FilterSpec(.raw))
         #expect(run.result.zoneFlaps > 100)
     }
 
@@ -142,7 +142,7 @@ func events(of records: [TraceRecord], filter: FilterSpec, zones: ZoneMap = .sta
 
     @Test func theDefaultFollowsAWalkThroughEveryZone() throws {
         let records = try TraceFiles.records("data/synthetic/walk_4m_1m.csv")
-        let run = BenchRunner().run(trace: "walk", records: records, filter: .default)
+        let run = BenchRunner.quick().run(trace: "walk", records: records, filter: .default)
         #expect(run.result.zoneTransitions == 8)
         #expect(run.result.truthZoneTransitions == 8)
         #expect(run.result.zoneFlaps == 0)
