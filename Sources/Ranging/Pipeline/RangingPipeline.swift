@@ -1,0 +1,202 @@
+/// The ranging engine for one accessory: sample → filter → direction → zones → update + events.
+///
+/// Create one pipeline per accessory and feed it every ``RangeSample`` in time order with
+/// ``process(_:onEvent:)``; call ``tick(now:onEvent:)`` when no sample arrives, so a silent
+/// accessory is still reported lost. Once warmed up (after its first sample), a pipeline does
+/// not allocate: filters keep fixed-capacity buffers allocated at init and events are delivered
+/// through a non-escaping callback.
+///
+/// `Filter` is the filter type: a concrete filter (`RangingPipeline<KalmanFilter>`), or
+/// ``ConfiguredFilter`` for a filter chosen by name at run time (see
+/// ``init(filter:zones:lostAfter:)``). The distance uses one instance; azimuth and elevation use
+/// copies wrapped in ``CircularFilter``.
+///
+/// Samples, gaps and errors:
+/// - A sample is *usable* if its status is valid (``RangeSample/isValid``) and it has a finite
+///   distance, azimuth or elevation. Non-finite values count as missing. Each present value goes
+///   through its filter; a missing one keeps its last estimate.
+/// - An unusable sample (error status, no values) updates nothing; while tracking it returns a
+///   *held* update (last estimates, ``RangingUpdate/isHeld``, confidence decaying to 0 over
+///   ``lostAfter``); otherwise an update without estimates whose ``RangingUpdate/state`` is
+///   `waiting` or `lost`.
+/// - NLoS: the flag and the FoM go to the filters (the Kalman filter widens its measurement noise,
+///   the median-average weights by FoM) and lower the update's confidence.
+/// - Timestamps that go backwards are treated as equal to the latest one (no time elapsed).
+///
+/// Lost and found (exactly what is emitted):
+/// - When the time since the last usable sample exceeds ``lostAfter`` (checked on every sample
+///   and on ``tick(now:onEvent:)``): `lost(at: last usable + lostAfter)`, then
+///   `exited(current zone)` at the same time if there was one. Updates carry no estimates (state
+///   `lost`) until usable samples return.
+/// - The first usable sample ever, and the first after `lost`: `found(at:)`; after `lost` every
+///   filter is reset first, so no state from before the silence leaks into the new estimates.
+///   The zone is then established from the new sample at once (`entered(zone)`, no dwell) and
+///   tracked with hysteresis and dwell from there on.
+/// - A sample that arrives after a silence without a `tick` gets, in order: `lost`, `exited`,
+///   `found`, `entered`.
+public struct RangingPipeline<Filter: RangeFilter>: Sendable {
+    /// The zones tracked.
+    public let zones: ZoneMap
+    /// Silence (seconds without a usable sample) after which the accessory is lost.
+    public let lostAfter: Double
+    /// The tracking state.
+    public private(set) var state: TrackingState = .waiting
+
+    private var distanceFilter: Filter
+    private var azimuthFilter: CircularFilter<Filter>
+    private var elevationFilter: CircularFilter<Filter>
+    private var tracker: ZoneTracker
+    private var velocityEstimator = VelocityEstimator()
+    private var lastContact = 0.0
+    private var clock = -Double.infinity
+    private var distance: Double?
+    private var velocity: Double?
+    private var azimuth: Double?
+    private var elevation: Double?
+    private var quality = 0.0
+
+    /// Creates a pipeline from filter instances.
+    /// - Parameters:
+    ///   - distanceFilter: smooths the distance (parameters in metres).
+    ///   - angleFilter: copied for azimuth and elevation (parameters in degrees).
+    ///   - zones: the zone map (default ``ZoneMap/standard``).
+    ///   - lostAfter: seconds of silence before `lost` (default 2 s; negative or NaN → 2 s,
+    ///     `.infinity` never reports lost).
+    public init(distanceFilter: Filter, angleFilter: Filter, zones: ZoneMap = .standard, lostAfter: Double = 2) {
+        self.distanceFilter = distanceFilter
+        self.azimuthFilter = CircularFilter(angleFilter)
+        self.elevationFilter = CircularFilter(angleFilter)
+        self.zones = zones
+        self.tracker = ZoneTracker(map: zones)
+        self.lostAfter = lostAfter >= 0 ? lostAfter : 2
+    }
+
+    /// The current zone, `nil` if none is established.
+    public var currentZone: Int? { tracker.current }
+
+    /// Processes one sample; reports events through `onEvent` (in order, synchronously) and
+    /// returns the update for this sample. Every sample gets exactly one update; when the
+    /// accessory is not tracked (no usable sample yet, or lost) and the sample is unusable, the
+    /// update's ``RangingUpdate/state`` says so and it carries no estimates.
+    @specialized(where Filter == ConfiguredFilter)
+    @specialized(where Filter == KalmanFilter)
+    public mutating func process(_ sample: RangeSample, onEvent: (RangingEvent) -> Void = { _ in }) -> RangingUpdate {
+        var t = sample.timestamp
+        if !t.isFinite { t = clock.isFinite ? clock : 0 }
+        if t < clock { t = clock }
+        clock = t
+        checkSilence(now: t, onEvent: onEvent)
+
+        let valid = sample.isValid
+        let measuredDistance = valid ? sample.distance.flatMap { $0.isFinite ? $0 : nil } : nil
+        let measuredAzimuth = valid ? sample.azimuth.flatMap { $0.isFinite ? $0 : nil } : nil
+        let measuredElevation = valid ? sample.elevation.flatMap { $0.isFinite ? $0 : nil } : nil
+        guard measuredDistance != nil || measuredAzimuth != nil || measuredElevation != nil else {
+            guard state == .tracking else {
+                return RangingUpdate(
+                    timestamp: t, distance: nil, velocity: nil, direction: nil, confidence: 0, zone: nil, isHeld: false,
+                    state: state, sample: sample)
+            }
+            let age = t - lastContact
+            let decay = lostAfter > 0 ? max(0, 1 - age / lostAfter) : 0
+            return makeUpdate(sample, at: t, held: true, confidence: quality * decay)
+        }
+
+        if state != .tracking {
+            if state == .lost { resetEstimates() }
+            state = .tracking
+            onEvent(.found(at: t))
+        }
+        lastContact = t
+        let weight = sample.figureOfMerit.map { min(max(Double($0) * 0.01, 0.01), 1) } ?? 1
+        let nlos = sample.isNonLineOfSight ?? false
+        if let measuredDistance {
+            let smoothed = distanceFilter.update(
+                FilterInput(value: measuredDistance, time: t, weight: weight, isNonLineOfSight: nlos))
+            distance = smoothed
+            if let rate = distanceFilter.rate {
+                velocity = rate
+            } else {
+                velocity = velocityEstimator.update(smoothed, at: t)
+            }
+            _ = tracker.update(distance: smoothed, at: t, onEvent: onEvent)
+        }
+        if let measuredAzimuth {
+            azimuth = azimuthFilter.update(
+                FilterInput(value: measuredAzimuth, time: t, weight: weight, isNonLineOfSight: nlos))
+        }
+        if let measuredElevation {
+            elevation = elevationFilter.update(
+                FilterInput(value: measuredElevation, time: t, weight: weight, isNonLineOfSight: nlos))
+        }
+        quality = weight * (nlos ? 0.5 : 1)
+        return makeUpdate(sample, at: t, held: false, confidence: quality)
+    }
+
+    /// Checks the silence limit at `now` (seconds, the samples' clock) without a sample: reports
+    /// `lost` (and `exited`) once the limit has passed. Call it periodically when samples may stop.
+    @specialized(where Filter == ConfiguredFilter)
+    public mutating func tick(now: Double, onEvent: (RangingEvent) -> Void) {
+        guard now.isFinite else { return }
+        checkSilence(now: now, onEvent: onEvent)
+    }
+
+    /// Returns to the initial state (waiting, no zone, filters reset) without reporting events.
+    public mutating func reset() {
+        resetEstimates()
+        tracker.reset()
+        state = .waiting
+        clock = -Double.infinity
+        lastContact = 0
+    }
+
+    @inline(__always)
+    private mutating func checkSilence(now: Double, onEvent: (RangingEvent) -> Void) {
+        guard state == .tracking, now - lastContact > lostAfter else { return }
+        state = .lost
+        let at = lastContact + lostAfter
+        onEvent(.lost(at: at))
+        tracker.clear(at: at, onEvent: onEvent)
+    }
+
+    private mutating func resetEstimates() {
+        distanceFilter.reset()
+        azimuthFilter.reset()
+        elevationFilter.reset()
+        velocityEstimator.reset()
+        distance = nil
+        velocity = nil
+        azimuth = nil
+        elevation = nil
+        quality = 0
+    }
+
+    @inline(__always)
+    private func makeUpdate(_ sample: RangeSample, at t: Double, held: Bool, confidence: Double) -> RangingUpdate {
+        RangingUpdate(
+            timestamp: t,
+            distance: distance,
+            velocity: distance == nil ? nil : velocity,
+            direction: azimuth.map { Direction(azimuth: $0, elevation: elevation) },
+            confidence: confidence,
+            zone: tracker.current,
+            isHeld: held,
+            state: state,
+            sample: sample)
+    }
+}
+
+extension RangingPipeline where Filter == ConfiguredFilter {
+    /// Creates a pipeline whose filter is chosen by name (``FilterSpec``), with the standard
+    /// parameters for metres (distance) and degrees (angles).
+    /// - Parameters:
+    ///   - filter: the filter chain (default ``FilterSpec/default``).
+    ///   - zones: the zone map (default ``ZoneMap/standard``).
+    ///   - lostAfter: seconds of silence before `lost` (default 2 s).
+    public init(filter: FilterSpec = .default, zones: ZoneMap = .standard, lostAfter: Double = 2) {
+        self.init(
+            distanceFilter: ConfiguredFilter(filter, domain: .distance),
+            angleFilter: ConfiguredFilter(filter, domain: .angle),
+            zones: zones, lostAfter: lostAfter)
+    }
+}

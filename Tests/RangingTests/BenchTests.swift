@@ -1,0 +1,180 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Ranging
+import Testing
+
+@Suite struct BenchMetricsTests {
+    @Test func errorStatisticsByHand() throws {
+        // Errors 0, 1, 2, 3 (and a sample without output, one without truth: skipped).
+        let stats = try #require(BenchMetrics.errorStatistics(outputs: [1, 2, 3, 4, nil, 9], truths: [1, 1, 1, 1, 1, nil]))
+        #expect(abs(stats.rmse - (14.0 / 4).squareRoot()) < 1e-12)
+        #expect(stats.bias == 1.5)
+        #expect(abs(stats.rmseDebiased - 1.25.squareRoot()) < 1e-12)
+        #expect(abs(stats.p95 - 2.85) < 1e-12)  // rank 0.95 · 3 = 2.85 between 2 and 3
+        #expect(BenchMetrics.errorStatistics(outputs: [1, 2], truths: [nil, nil]) == nil)
+    }
+
+    @Test func jitterIsTheStdOfOutputOnStaticTruth() throws {
+        let times = (0..<40).map { Double($0) * 0.1 }
+        let outputs: [Double?] = (0..<40).map { $0 % 2 == 0 ? 1.9 : 2.1 }
+        let jitter = try #require(BenchMetrics.jitter(times: times, outputs: outputs, truths: Array(repeating: 2.0, count: 40)))
+        #expect(abs(jitter - (40 * 0.01 / 39).squareRoot()) < 1e-12)
+        // A moving truth has no static segment.
+        #expect(BenchMetrics.jitter(times: times, outputs: outputs, truths: times.map { 2 + $0 }) == nil)
+        #expect(BenchMetrics.jitter(times: times, outputs: outputs, truths: Array(repeating: nil, count: 40)) == nil)
+    }
+
+    @Test func jitterSkipsTheSettlingAfterAStep() throws {
+        // 2 m for 3 s, 4 m for 3 s; the output takes 0.5 s to follow (excluded), then is exact.
+        let times = (0..<60).map { Double($0) * 0.1 }
+        let truths: [Double?] = times.map { $0 < 3 ? 2 : 4 }
+        let outputs: [Double?] = times.map { $0 < 3 ? 2 : ($0 < 3.5 ? 3 : 4) }
+        #expect(BenchMetrics.staticSegments(times: times, truths: truths) == [0..<30, 30..<60])
+        #expect(BenchMetrics.jitter(times: times, outputs: outputs, truths: truths) == 0)
+    }
+
+    @Test func lagFindsTheShift() throws {
+        let times = (0..<600).map { Double($0) * 0.1 }
+        let truths: [Double?] = times.map { 5 + 2 * sin($0 / 3) }
+        let delayed: [Double?] = times.map { 5 + 2 * sin(($0 - 0.35) / 3) }
+        #expect(BenchMetrics.lag(times: times, outputs: delayed, truths: truths) == 0.35)
+        #expect(BenchMetrics.lag(times: times, outputs: truths, truths: truths) == 0)
+        #expect(BenchMetrics.lag(times: times, outputs: delayed, truths: Array(repeating: 2, count: 600)) == 0)
+        #expect(BenchMetrics.lag(times: times, outputs: delayed, truths: Array(repeating: nil, count: 600)) == nil)
+    }
+
+    @Test func transitionsFlapsAndLatency() {
+        let times = [0.0, 1, 2, 3, 4, 5, 6, 7, 8, 20]
+        let reported: [Int?] = [1, 1, 0, 1, nil, 1, 0, 0, 1, 2]
+        let transitions = BenchMetrics.transitions(times: times, zones: reported)
+        #expect(transitions == [
+            ZoneTransition(time: 2, from: 1, to: 0), ZoneTransition(time: 3, from: 0, to: 1),
+            ZoneTransition(time: 6, from: 1, to: 0), ZoneTransition(time: 8, from: 0, to: 1),
+            ZoneTransition(time: 20, from: 1, to: 2),
+        ])
+        // Reversals within 2 s: 1→0→1 at 2 s/3 s and at 6 s/8 s. Without truth both count.
+        #expect(BenchMetrics.flaps(reported: transitions, truth: nil) == 2)
+        // Truth reverses around the first one, so only the second is a flap.
+        let truth = [ZoneTransition(time: 1.8, from: 1, to: 0), ZoneTransition(time: 3.5, from: 0, to: 1)]
+        #expect(BenchMetrics.flaps(reported: transitions, truth: truth) == 1)
+        // Latency: 2 − 1.8 and 3 − 3.5 → mean −0.15 s.
+        #expect(abs(BenchMetrics.zoneLatency(reported: transitions, truth: truth)! - -0.15) < 1e-12)
+        #expect(BenchMetrics.zoneLatency(reported: [], truth: truth) == nil)
+        #expect(BenchMetrics.zoneAccuracy(reported: [0, 1, nil, 1], truth: [0, 0, 1, 1]) == 0.5)
+        #expect(BenchMetrics.zoneAccuracy(reported: [0], truth: [nil]) == nil)
+    }
+}
+
+@Suite struct BenchRunnerTests {
+    @Test func rawOnAStaticTraceMatchesAnIndependentComputation() throws {
+        let records = try TraceFiles.records("data/hanyang/static/los_h100_2m.csv")
+        let result = BenchRunner.quick().run(trace: "2m", records: records, filter: FilterSpec(.raw)).result
+        let errors = records.map { $0.sample.distance! - 2.0 }
+        let mean = errors.reduce(0, +) / Double(errors.count)
+        let rmse = (errors.map { $0 * $0 }.reduce(0, +) / Double(errors.count)).squareRoot()
+        let distances = records.map { $0.sample.distance! }
+        let mu = distances.reduce(0, +) / Double(distances.count)
+        let std = (distances.map { ($0 - mu) * ($0 - mu) }.reduce(0, +) / Double(distances.count - 1)).squareRoot()
+        #expect(result.samples == 89)
+        #expect(abs(result.rmse! - rmse) < 1e-12)
+        #expect(abs(result.bias! - mean) < 1e-12)
+        #expect(abs(result.bias! - -0.069) < 0.001)  // the README's figure
+        #expect(abs(result.jitter! - std) < 1e-12)
+        #expect(result.lag == 0)
+        #expect(result.zoneAccuracy == 1)
+        #expect(result.zoneTransitions == 0 && result.truthZoneTransitions == 0 && result.zoneFlaps == 0)
+        #expect(result.zoneLatency == nil)
+        #expect(result.nanosecondsPerSample > 0)
+    }
+
+    @Test func theDefaultRejectsTheRealOutliersOfADynamicTrace() throws {
+        let records = try TraceFiles.records("data/hanyang/dynamic/nlos_A_case1_A3.csv")
+        let runner = BenchRunner.quick()
+        let raw = runner.run(trace: "A3", records: records, filter: FilterSpec(.raw)).result
+        let best = runner.run(trace: "A3", records: records, filter: .default).result
+        #expect(raw.rmse! > 1.0)  // 23 outliers of up to 19 m
+        #expect(best.rmse! < 0.25)
+        #expect(best.lag! < 0.3)
+    }
+
+    @Test func tracesWithoutTruthHaveNullAccuracy() throws {
+        let records = try TraceFiles.records("data/hanyang/static/los_h100_2m.csv").map {
+            TraceRecord(sample: $0.sample, truth: nil)
+        }
+        let result = BenchRunner.quick().run(trace: "nt", records: records, filter: .default).result
+        #expect(result.rmse == nil && result.bias == nil && result.rmseDebiased == nil && result.p95AbsoluteError == nil)
+        #expect(result.jitter == nil && result.lag == nil && result.zoneAccuracy == nil)
+        #expect(result.truthZoneTransitions == nil && result.zoneLatency == nil)
+        #expect(result.samples == 89)
+        let object = try JSONSerialization.jsonObject(with: Data(result.json.utf8)) as? [String: Any]
+        #expect(object?["rmse_m"] is NSNull)
+        #expect(object?["zone_transitions"] as? Int == 0)
+    }
+
+    @Test func jsonHasExactlyTheKeys() throws {
+        let records = try TraceFiles.records("data/synthetic/step_2m_4m.csv")
+        let results = FilterSpec.benchmarkSet.map { BenchRunner.quick().run(trace: "a \"quoted\" name", records: records, filter: $0).result }
+        let json = BenchReport.json(results)
+        #expect(json.hasSuffix("]}\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let array = try #require(object["results"] as? [[String: Any]])
+        #expect(array.count == 12)
+        for entry in array {
+            #expect(Set(entry.keys) == Set(BenchResult.jsonKeys))
+            #expect(entry["trace"] as? String == "a \"quoted\" name")
+        }
+        #expect(BenchResult.jsonKeys.count == 15)
+        let raw = array[0]
+        #expect(raw["filter"] as? String == "raw")
+        #expect(raw["samples"] as? Int == 179)
+        #expect(raw["truth_zone_transitions"] as? Int == 1)
+        #expect((raw["rmse_m"] as? Double).map { abs($0 - results[0].rmse!) < 1e-6 } == true)
+    }
+
+    @Test func tableShowsEveryFilterAndMarksTheDefault() throws {
+        let records = try TraceFiles.records("data/hanyang/static/los_h100_2m.csv")
+        let results = [FilterSpec(.raw), .default].map { BenchRunner.quick().run(trace: "2m.csv", records: records, filter: $0).result }
+        let table = BenchReport.table(trace: "2m.csv", records: records, results: results, zones: .standard)
+        let lines = table.split(separator: "\n")
+        #expect(lines[0] == "2m.csv: 89 samples over 12.7 s (6.9 Hz), truth 2.00 m (static); zones near < 1.5 m, mid < 3 m, far")
+        #expect(lines[1].hasPrefix("filter") && lines[1].contains("rmse_m") && lines[1].contains("ns/sample"))
+        #expect(lines[2].hasPrefix("raw ") && lines[2].contains("0.075") && lines[2].contains("-0.069"))
+        #expect(lines[3].hasPrefix("\(FilterSpec.default.name) *"))
+        #expect(lines.last == "* default filter")
+    }
+}
+
+@Suite struct BenchPlotTests {
+    @Test func plotHasTruthRawEveryFilterAndTheZones() throws {
+        let records = try TraceFiles.records("data/synthetic/step_2m_4m.csv")
+        let runner = BenchRunner.quick()
+        let runs = FilterSpec.benchmarkSet.map { runner.run(trace: "step", records: records, filter: $0) }
+        var plot = BenchPlot(zones: .standard)
+        plot.addPanel(trace: "walk <1>", records: records, runs: runs)
+        plot.addPanel(trace: "again", records: records, runs: Array(runs.prefix(2)))
+        let svg = plot.svg()
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.hasSuffix("</svg>\n"))
+        #expect(svg.contains("walk &lt;1&gt;"))
+        #expect(svg.components(separatedBy: "class=\"truth\"").count - 1 == 2)
+        // The step spans 2 ... 4 m: only the 3 m boundary is in range, once per panel.
+        #expect(svg.components(separatedBy: "class=\"zone-boundary\"").count - 1 == 2)
+        #expect(svg.contains("mid &lt; 3 m") && !svg.contains("near &lt; 1.5 m"))
+        // Every filter but raw is a line (raw is drawn as the sample dots).
+        for spec in FilterSpec.benchmarkSet.dropFirst() {
+            #expect(svg.contains("data-filter=\"\(spec.name)\""), "\(spec.name)")
+        }
+        #expect(svg.components(separatedBy: "<circle ").count - 1 >= 2 * records.count)
+        // An error strip per panel with one line per filter.
+        #expect(svg.components(separatedBy: "class=\"filter-error\"").count - 1 == 11 + 1)
+        #expect(svg.contains(">error (m)</text>"))
+        // The legend names the RMSE of each filter, best first.
+        let best = runs.dropFirst().min { $0.result.rmse! < $1.result.rmse! }!
+        #expect(svg.contains("\(best.filter.name)  RMSE "))
+        // Well-formed XML.
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+    }
+}

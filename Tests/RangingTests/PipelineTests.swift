@@ -1,0 +1,184 @@
+import Ranging
+import Testing
+
+/// A pipeline plus the events it reported.
+struct Recorder {
+    var pipeline: RangingPipeline<ConfiguredFilter>
+    var events: [RangingEvent] = []
+
+    init(filter: FilterSpec = .default, lostAfter: Double = 2) {
+        pipeline = RangingPipeline(filter: filter, lostAfter: lostAfter)
+    }
+
+    mutating func feed(_ sample: RangeSample) -> RangingUpdate {
+        pipeline.process(sample) { events.append($0) }
+    }
+
+    mutating func feed(_ t: Double, _ distance: Double?, status: UInt8 = 0) -> RangingUpdate {
+        feed(RangeSample(timestamp: t, distance: distance, status: status))
+    }
+
+    mutating func tick(_ t: Double) {
+        pipeline.tick(now: t) { events.append($0) }
+    }
+}
+
+@Suite struct PipelineTests {
+    @Test func firstSampleIsFoundAndEntersItsZone() {
+        var r = Recorder()
+        let update = r.feed(0.5, 1.0)
+        #expect(r.events == [.found(at: 0.5), .entered(zone: 0, at: 0.5)])
+        #expect(update.distance == 1.0)
+        #expect(update.zone == 0)
+        #expect(update.isHeld == false)
+        #expect(update.confidence == 1)
+        #expect(update.state == .tracking)
+        #expect(r.pipeline.state == .tracking)
+    }
+
+    @Test func silenceIsLostThroughTick() {
+        var r = Recorder()
+        for i in 0...10 { _ = r.feed(Double(i) * 0.1, 2.0) }
+        r.events.removeAll()
+        r.tick(2.9)
+        #expect(r.events.isEmpty)
+        r.tick(3.05)
+        // Lost at the moment the 2 s limit passed (last sample 1.0 s), and the zone is left.
+        #expect(r.events == [.lost(at: 3.0), .exited(zone: 1, at: 3.0)])
+        #expect(r.pipeline.state == .lost)
+        #expect(r.pipeline.currentZone == nil)
+        r.tick(10)
+        #expect(r.events.count == 2)  // reported once
+    }
+
+    @Test func aSampleAfterSilenceReportsLostThenFound() {
+        var r = Recorder()
+        for i in 0...10 { _ = r.feed(Double(i) * 0.1, 2.0) }
+        r.events.removeAll()
+        let update = r.feed(5.0, 1.0)
+        #expect(r.events == [.lost(at: 3.0), .exited(zone: 1, at: 3.0), .found(at: 5.0), .entered(zone: 0, at: 5.0)])
+        // Filter state was reset: the new estimate is the new sample, not a blend with 2 m.
+        #expect(update.distance == 1.0)
+        #expect(update.velocity == 0)
+    }
+
+    @Test func filtersResetAfterLost() {
+        // Without the reset the Kalman gate would reject 4 m after 2 m and hold the old value.
+        var r = Recorder(filter: FilterSpec(.kalman))
+        for i in 0...20 { _ = r.feed(Double(i) * 0.1, 2.0) }
+        r.tick(10)
+        #expect(r.feed(10.5, 4.0).distance == 4.0)
+        #expect(abs((r.feed(10.6, 4.02).distance ?? 0) - 4.0) < 0.03)
+    }
+
+    @Test func errorSamplesAreHeldAndDoNotRefreshTheSilenceTimer() {
+        var r = Recorder()
+        _ = r.feed(0, 2.0)
+        let held = r.feed(1.0, 9.9, status: 0x21)
+        #expect(held.isHeld == true)
+        #expect(held.distance == 2.0)
+        #expect(held.sample.status == 0x21)
+        #expect(abs(held.confidence - 0.5) < 1e-12)  // 1 s of a 2 s limit
+        let stillHeld = r.feed(1.9, nil)
+        #expect(stillHeld.isHeld == true)
+        r.events.removeAll()
+        let afterLoss = r.feed(2.1, nil, status: 0x21)  // error status at 2.1 s: lost at 2.0 s
+        #expect(afterLoss.state == .lost)
+        #expect(afterLoss.distance == nil && afterLoss.zone == nil && afterLoss.confidence == 0)
+        #expect(r.events == [.lost(at: 2.0), .exited(zone: 1, at: 2.0)])
+    }
+
+    @Test func nothingIsReportedBeforeTheFirstUsableSample() {
+        var r = Recorder()
+        for update in [r.feed(0, nil, status: 0x21), r.feed(0.1, .nan), r.feed(0.2, .infinity)] {
+            #expect(update.state == .waiting)
+            #expect(update.distance == nil && update.zone == nil && update.direction == nil && update.confidence == 0)
+        }
+        #expect(r.events.isEmpty)
+        #expect(r.pipeline.state == .waiting)
+    }
+
+    @Test func negativeDistanceStatusIsAMeasurement() {
+        var r = Recorder(filter: FilterSpec(.raw))
+        let update = r.feed(RangeSample(timestamp: 0, distance: -0.05, status: RangeSample.statusNegativeDistance))
+        #expect(update.distance == -0.05)
+        #expect(update.zone == 0)
+    }
+
+    @Test func timestampsGoingBackwardsAreClamped() {
+        var r = Recorder(filter: FilterSpec(.kalman))
+        _ = r.feed(1.0, 2.0)
+        let update = r.feed(0.5, 2.02)
+        #expect(update.timestamp == 1.0)
+        #expect(update.distance != nil)
+    }
+
+    @Test func fomAndNLoSSetTheConfidence() {
+        var r = Recorder()
+        let update = r.feed(RangeSample(timestamp: 0, distance: 2, figureOfMerit: 80, isNonLineOfSight: true))
+        #expect(abs(update.confidence - 0.4) < 1e-12)
+    }
+
+    @Test func directionFromSmoothedAngles() {
+        var r = Recorder(filter: FilterSpec(.raw))
+        let right = r.feed(RangeSample(timestamp: 0, distance: 2, azimuth: 90, elevation: 0)).direction
+        #expect(right?.azimuth == 90)
+        #expect(abs((right?.x ?? 0) - 1) < 1e-12 && abs(right?.y ?? 1) < 1e-12 && abs(right?.z ?? 1) < 1e-12)
+        let ahead = r.feed(RangeSample(timestamp: 0.1, distance: 2, azimuth: 0, elevation: 30)).direction
+        #expect(abs((ahead?.y ?? 0) - 0.5) < 1e-12)
+        #expect(abs((ahead?.z ?? 0) - -0.8660254037844386) < 1e-12)
+        // A sample without angles keeps the last direction.
+        #expect(r.feed(0.2, 2).direction == ahead)
+        // Angles only (no distance) still update the direction and keep the distance.
+        let anglesOnly = r.feed(RangeSample(timestamp: 0.3, azimuth: -45))
+        #expect(anglesOnly.direction?.azimuth == -45)
+        #expect(anglesOnly.distance == 2)
+    }
+
+    @Test func velocityOfAWalk() {
+        for filter in [FilterSpec(.kalman), FilterSpec(.ma10)] {
+            var r = Recorder(filter: filter)
+            var velocity: Double?
+            for i in 0...60 { velocity = r.feed(Double(i) * 0.1, 5 - 0.5 * Double(i) * 0.1).velocity }
+            #expect(abs((velocity ?? 0) - -0.5) < 0.02, "\(filter)")
+        }
+    }
+
+    @Test func resetReturnsToWaiting() {
+        var r = Recorder()
+        _ = r.feed(0, 1)
+        r.pipeline.reset()
+        r.events.removeAll()
+        #expect(r.pipeline.state == .waiting)
+        _ = r.feed(0, 5)
+        #expect(r.events == [.found(at: 0), .entered(zone: 2, at: 0)])
+    }
+
+    @Test func aConcreteFilterTypeGivesTheSameResultsAsTheConfiguredOne() throws {
+        let records = try TraceFiles.records("data/hanyang/dynamic/nlos_A_case1_A3.csv")
+        var generic = RangingPipeline(
+            distanceFilter: KalmanFilter(.standard(for: .distance)), angleFilter: KalmanFilter(.standard(for: .angle)))
+        var configured = RangingPipeline(filter: FilterSpec(.kalman))
+        var genericEvents: [RangingEvent] = []
+        var configuredEvents: [RangingEvent] = []
+        for record in records {
+            let a = generic.process(record.sample) { genericEvents.append($0) }
+            let b = configured.process(record.sample) { configuredEvents.append($0) }
+            #expect(a == b)
+        }
+        #expect(genericEvents == configuredEvents)
+    }
+
+    @Test func tickIgnoresNonFiniteTimes() {
+        var r = Recorder()
+        _ = r.feed(0, 2)
+        r.tick(.nan)
+        r.tick(.infinity)
+        #expect(r.pipeline.state == .tracking)
+    }
+
+    @Test func eventDescriptionsUseZoneNames() {
+        #expect(RangingEvent.entered(zone: 0, at: 1.25).description(in: .standard) == "entered near at 1.250 s")
+        #expect(RangingEvent.lost(at: 3).description == "lost at 3.000 s")
+    }
+}
