@@ -84,7 +84,7 @@ public actor HCIHost {
     public func close() async {
         await transport.close()
         if closedError == nil {
-            transportEnded(BluetoothError.transportClosed(transport: transport.name, reason: "closed by this host"))
+            transportEnded(BluetoothError.transportClosed(transport: transport.name, reason: "closed by this host"), byHost: true)
         }
     }
 
@@ -358,12 +358,12 @@ public actor HCIHost {
         }
     }
 
-    private func transportEnded(_ error: (any Error)?) {
+    private func transportEnded(_ error: (any Error)?, byHost: Bool = false) {
         guard closedError == nil else { return }
         let failure = (error as? BluetoothError)
             ?? .transportClosed(transport: transport.name, reason: error.map { "\($0)" } ?? "the controller closed the connection")
         closedError = failure
-        if error != nil { logger.error("\(failure)") }
+        if error != nil && !byHost { logger.error("\(failure)") }
         for pending in inFlight.values.flatMap({ $0 }) { pending.promise.fail(failure) }
         inFlight.removeAll()
         for waiter in creditWaiters { waiter.promise.fail(failure) }

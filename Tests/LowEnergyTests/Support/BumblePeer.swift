@@ -1,7 +1,9 @@
 import Foundation
 import LowEnergy
 import Logging
+import NearbySupport
 import NearbyTestSupport
+import Synchronization
 
 /// One Bumble test peer (Tests/Peers/ble_peer.py) on its own free port: virtual controller C0
 /// for our host on tcp-server:127.0.0.1:PORT, plus an advertising GATT accessory.
@@ -42,9 +44,7 @@ final class BumblePeer: Sendable {
 
     /// A started host on C0.
     func startHost(_ configuration: BLEHostConfiguration = BLEHostConfiguration(commandTimeout: .seconds(5))) async throws -> BLEHost {
-        var logger = Logger(label: "test.ble")
-        logger.logLevel = ProcessInfo.processInfo.environment["NEARBY_TEST_LOG"] == nil ? .critical : .trace
-        return try await BLEHost.open(spec, configuration: configuration, logger: logger)
+        try await BLEHost.open(spec, configuration: configuration, logger: testLogger)
     }
 
     /// Lines the peer printed that start with `prefix`.
@@ -60,4 +60,36 @@ final class BumblePeer: Sendable {
     func stop() {
         process.terminate()
     }
+}
+
+/// The tests' logger: silent unless NEARBY_TEST_LOG is set (then everything, to stderr).
+let testLogger: Logger = {
+    var logger = Logger(label: "test.ble")
+    logger.logLevel = ProcessInfo.processInfo.environment["NEARBY_TEST_LOG"] == nil ? .critical : .trace
+    return logger
+}()
+
+/// The first element of `stream` matching `predicate`, or a failure after `timeout`.
+func first<Element: Sendable>(_ stream: AsyncStream<Element>, timeout: Duration = .seconds(20),
+                              where predicate: @escaping @Sendable (Element) -> Bool = { _ in true }) async throws -> Element {
+    try await withTimeout(timeout, operation: "waiting for a matching \(Element.self)") {
+        for await element in stream where predicate(element) { return element }
+        throw ChildProcessError("the stream of \(Element.self) ended before a match")
+    }
+}
+
+/// Every element of `stream` that arrives within `duration`.
+func collect<Element: Sendable>(_ stream: AsyncStream<Element>, for duration: Duration) async -> [Element] {
+    let box = ElementBox<Element>()
+    _ = try? await withTimeout(duration, operation: "collecting") {
+        for await element in stream { box.append(element) }
+        return true
+    }
+    return box.elements
+}
+
+final class ElementBox<Element: Sendable>: Sendable {
+    private let storage = Mutex<[Element]>([])
+    func append(_ element: Element) { storage.withLock { $0.append(element) } }
+    var elements: [Element] { storage.withLock { $0 } }
 }

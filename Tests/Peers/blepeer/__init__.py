@@ -13,6 +13,7 @@ What the accessory does with data-channel messages is a pluggable :class:`blepee
 everything here and only adds a behaviour.
 
 Modules: ``controller`` (virtual-controller fixes and the strict "hardware-like" mode),
-``services`` (GATT UUIDs and service builders), ``advertising`` (AD builder), ``behaviour``,
+``services`` (GATT UUIDs and service builders), ``advertising`` (AD builder), ``transport``
+(C0's H4 server), ``behaviour``,
 ``accessory``, ``peer`` (wires it all, CLI in ``peer.main``).
 """

@@ -123,6 +123,22 @@ class TestController(Controller):
     # ------------------------------------------------------------------------------------------
     # Commands
     # ------------------------------------------------------------------------------------------
+    def on_packet(self, packet: bytes) -> None:
+        try:
+            parsed = hci.HCI_Packet.from_bytes(packet)
+        except Exception:  # Bumble cannot parse it (e.g. a vendor opcode without parameters)
+            if not (self.strict and len(packet) >= 4 and packet[0] == hci.HCI_COMMAND_PACKET):
+                raise
+            op_code = struct.unpack_from('<H', packet, 1)[0]
+            status = (
+                hci.HCI_ErrorCode.INVALID_COMMAND_PARAMETERS_ERROR
+                if op_code in hci.HCI_Command.command_classes
+                else hci.HCI_ErrorCode.UNKNOWN_HCI_COMMAND_ERROR
+            )
+            self._send_raw_event(hci.HCI_COMMAND_COMPLETE_EVENT, struct.pack('<BHB', 1, op_code, status))
+            return
+        self.on_hci_packet(parsed)
+
     def on_hci_command_packet(self, command: hci.HCI_Command) -> None:
         op_code = command.op_code
         if op_code in self.never_answer:
@@ -154,7 +170,7 @@ class TestController(Controller):
         if op_code in OWN_ADDRESS_COMMANDS:
             own_address_type = getattr(command, 'own_address_type', 0)
             if own_address_type in (1, 3) and self.random_address == NO_ADDRESS:
-                return hci.HCI_ErrorCode.INVALID_HCI_COMMAND_PARAMETERS_ERROR
+                return hci.HCI_ErrorCode.INVALID_COMMAND_PARAMETERS_ERROR
         return None
 
     def _send_status(self, command: hci.HCI_Command, status: int) -> None:

@@ -16,12 +16,12 @@ import signal
 import sys
 
 from bumble import link as bumble_link
-from bumble.transport import open_transport
 
 from . import advertising, services
 from .accessory import Accessory
 from .behaviour import Behaviour, load as load_behaviour
 from .controller import TestController
+from .transport import open_h4_transport
 
 DEFAULT_ADDRESS = 'F0:F1:F2:F3:F4:F5'
 DEFAULT_C0_ADDRESS = 'C0:11:22:33:44:55'
@@ -84,7 +84,7 @@ class BLEPeer:
         options = self.options
         adv, scan_response = self.advertising_payloads()
         link = bumble_link.LocalLink()
-        self.transport = await open_transport(options.transport)
+        self.transport = await open_h4_transport(options.transport)
         self.c0 = TestController(
             'C0',
             host_source=self.transport.source,
