@@ -203,13 +203,13 @@ extension BumbleTests {
                 guard case BluetoothError.timeout(let operation, _) = error else { return false }
                 return operation.contains("C5:C5:C5:C5:C5:C5") && operation.contains("did not answer")
             }
-            #expect(peer.lines("CONNECT-CANCELLED").count == 2)
+            #expect(try await peer.waitForLines("CONNECT-CANCELLED", count: 2) == 2)
 
             let cancelledByTask = Task { try await host.connect(to: absent, type: .random, timeout: .seconds(30)) }
             try await Task.sleep(for: .milliseconds(300))
             cancelledByTask.cancel()
             await #expect(throws: BluetoothError.connectionCancelled(address: absent)) { _ = try await cancelledByTask.value }
-            #expect(peer.lines("CONNECT-CANCELLED").count == 3)
+            #expect(try await peer.waitForLines("CONNECT-CANCELLED", count: 3) == 3)
 
             let connection = try await host.connect(to: peer.accessoryAddress, type: .random)
             #expect(connection.isConnected && connection.mtu == 247)

@@ -115,6 +115,8 @@ extension BumbleTests {
                 try await connection.gatt.write(message, to: rx, type: round.isMultiple(of: 2) ? .withResponse : .withoutResponse)
                 #expect(await iterator.next() == message)
             }
+            // Any overflow would be printed before the last echo's NOTIFIED line.
+            try await peer.waitForLines("NOTIFIED channel=nus", count: 5)
             #expect(peer.lines("ACL-OVERFLOW").isEmpty && peer.lines("ACL-TOO-LONG").isEmpty,
                     "the host never exceeded the controller's buffers")
             #expect(try await connection.disconnect() == .connectionTerminatedByLocalHost)

@@ -22,6 +22,7 @@ extension BumbleTests {
             await #expect(throws: BluetoothError.messageTooLong(length: 245, maximum: 244)) {
                 try await channel.send(longest + [0xFF])
             }
+            try await peer.waitForLines("NOTIFIED channel=nus", count: 2)
             #expect(peer.lines("RECEIVED").count == 2, "nothing of the rejected message was sent")
             await channel.close()
             #expect(await messages.next() == nil, "close() finishes the stream")
@@ -95,7 +96,9 @@ extension BumbleTests {
             // Nothing else arrives: each echo came exactly once.
             await channel.close()
             #expect(await messages.next() == nil)
-            #expect(peer.lines("NOTIFIED channel=nus").count == 4)
+            try await peer.waitForLines("NOTIFIED channel=nus", count: 4)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(peer.lines("NOTIFIED channel=nus").count == 4, "one echo per message, no duplicate")
             await host.close()
         }
     }

@@ -65,6 +65,12 @@ final class AsyncLock: Sendable {
         }
     }
 
+    /// Waits until the lock is free, then holds it, whatever happens to the calling task (for
+    /// sequences that must not be abandoned halfway, like writing one packet).
+    func lockIgnoringCancellation() async {
+        await Task { try? await self.lock() }.value
+    }
+
     /// Releases the lock, handing it to the oldest waiter.
     func unlock() {
         let next: Waiter? = state.withLock { state in

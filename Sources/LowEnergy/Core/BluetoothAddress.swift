@@ -104,6 +104,7 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, CustomStringConv
     /// `00:00:00:00:00:00`.
     public static let zero = BluetoothAddress(bytes: [0, 0, 0, 0, 0, 0])!
 
+    /// Orders addresses by their bytes, most significant first.
     public static func < (lhs: BluetoothAddress, rhs: BluetoothAddress) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }

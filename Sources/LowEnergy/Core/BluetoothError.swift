@@ -45,6 +45,7 @@ public enum BluetoothError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A parameter is out of range (`detail` names it, its value and the valid range).
     case invalidArgument(detail: String)
 
+    /// What went wrong and what to do about it.
     public var description: String {
         switch self {
         case .invalidTransportSpec(let spec, let problem):

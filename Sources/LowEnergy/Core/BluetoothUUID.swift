@@ -155,6 +155,7 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
         return uuidString
     }
 
+    /// Orders UUIDs by their 128-bit value.
     public static func < (lhs: BluetoothUUID, rhs: BluetoothUUID) -> Bool {
         (lhs.high, lhs.low) < (rhs.high, rhs.low)
     }

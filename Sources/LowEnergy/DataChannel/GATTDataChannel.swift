@@ -37,6 +37,7 @@ public actor GATTDataChannel: DataChannel {
     private var forwardTask: Task<Void, Never>?
     private var watchTask: Task<Void, Never>?
     private var closed = false
+    private let reconnectLock = AsyncLock()
 
     private init(host: BLEHost, address: BluetoothAddress, addressType: BluetoothAddressType,
                  services: [DataChannelService], writeType: GATTWriteType, options: ConnectionOptions) {
@@ -105,6 +106,15 @@ public actor GATTDataChannel: DataChannel {
     /// Connects again after a link loss and subscribes once; no-op while connected.
     /// - Throws: connection and discovery errors; the channel stays disconnected.
     public func reconnect(timeout: Duration = .seconds(10)) async throws(BluetoothError) {
+        guard !closed else { throw .notReady(detail: "the data channel to \(address) is closed") }
+        // Concurrent calls: the second waits for the first and finds the link up (one
+        // subscription per connection, never two).
+        do {
+            try await reconnectLock.lock()
+        } catch {
+            throw .cancelled(operation: "reconnecting to \(address)")
+        }
+        defer { reconnectLock.unlock() }
         guard !closed else { throw .notReady(detail: "the data channel to \(address) is closed") }
         if let connection, connection.isConnected { return }
         let connection = try await host.connect(to: address, type: addressType, timeout: timeout, options: options)

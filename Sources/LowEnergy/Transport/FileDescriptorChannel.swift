@@ -70,14 +70,7 @@ final class FileDescriptorChannel: Sendable {
     func send(_ packet: HCIPacket) async throws(BluetoothError) {
         let bytes = packet.h4Bytes
         // Not cancellable: abandoning a packet half-written would desynchronize the stream.
-        while true {
-            do {
-                try await writeLock.lock()
-                break
-            } catch {
-                continue
-            }
-        }
+        await writeLock.lockIgnoringCancellation()
         defer { writeLock.unlock() }
         var offset = 0
         var waitedMilliseconds = 0

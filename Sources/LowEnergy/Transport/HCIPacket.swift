@@ -11,6 +11,7 @@ public enum HCIPacketType: UInt8, Sendable, Hashable, CustomStringConvertible {
     /// 0x05: ISO data (LE audio; never used by this host).
     case iso = 0x05
 
+    /// `"command"`, `"ACL"`, `"SCO"`, `"event"`, `"ISO"`.
     public var description: String {
         switch self {
         case .command: return "command"

@@ -52,6 +52,22 @@ final class BumblePeer: Sendable {
         process.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
     }
 
+    /// Waits until the peer printed at least `count` lines starting with `prefix` (its output is
+    /// read asynchronously, so a line may show up a moment after the event it reports).
+    /// - Returns: the number of such lines then.
+    @discardableResult
+    func waitForLines(_ prefix: String, count: Int, timeout: Duration = .seconds(20)) async throws -> Int {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while lines(prefix).count < count {
+            guard clock.now < deadline else {
+                throw ChildProcessError("the peer printed \(lines(prefix).count) of \(count) \"\(prefix)\" lines:\n\(process.stdout)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return lines(prefix).count
+    }
+
     /// Waits until the peer printed a line containing `text`.
     func waitFor(_ text: String, timeout: Duration = .seconds(20)) async throws {
         try await process.waitForOutput(text, timeout: timeout)
