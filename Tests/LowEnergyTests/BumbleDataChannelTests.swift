@@ -101,5 +101,47 @@ extension BumbleTests {
             #expect(peer.lines("NOTIFIED channel=nus").count == 4, "one echo per message, no duplicate")
             await host.close()
         }
+
+        @Test("two accessories at once: separate channels, no crossed messages, one link loss leaves the other up",
+              arguments: [false, true])
+        func twoAccessories(strict: Bool) async throws {
+            let peer = try await BumblePeer.start(["--accessories", "2"] + (strict ? ["--strict"] : []))
+            defer { peer.stop() }
+            let host = try await peer.startHost()
+            let second = BluetoothAddress("F0:F1:F2:F3:F4:F6")!
+            let advertisement = try await first(try await host.scan()) { $0.address == second }
+            #expect(advertisement.name == "nb-peer2")
+            let one = try await GATTDataChannel.connect(host: host, address: peer.accessoryAddress, type: .random)
+            let two = try await GATTDataChannel.connect(host: host, address: second, type: .random)
+            #expect(await host.activeConnections.count == 2)
+            var messagesOne = one.messages.makeAsyncIterator()
+            var messagesTwo = two.messages.makeAsyncIterator()
+            // Interleaved long messages: fragments of both connections share the controller's buffers.
+            async let sentOne: Void = { for index in 0..<5 { try await one.send([UInt8](repeating: UInt8(index), count: 200)) } }()
+            async let sentTwo: Void = { for index in 0..<5 { try await two.send([UInt8](repeating: UInt8(0x80 + index), count: 200)) } }()
+            try await sentOne
+            try await sentTwo
+            for index in 0..<5 {
+                #expect(await messagesOne.next() == [UInt8](repeating: UInt8(index), count: 200))
+                #expect(await messagesTwo.next() == [UInt8](repeating: UInt8(0x80 + index), count: 200))
+            }
+            try await peer.waitFor("RECEIVED channel=nus length=200 data=8484")
+            if strict {
+                try await peer.waitForLines("NOTIFIED channel=nus", count: 10)
+                #expect(peer.lines("ACL-OVERFLOW").isEmpty)
+            }
+
+            var eventsTwo = two.events.makeAsyncIterator()
+            let connectionTwo = try #require(await two.connection)
+            try await PeerGATT.control([0x08], on: connectionTwo)
+            #expect(await eventsTwo.next() == .disconnected(reason: .connectionTimeout))
+            try await peer.waitFor("LINK-LOSS links=1 accessory=F0:F1:F2:F3:F4:F6")
+            try await one.send([0x42])
+            #expect(await messagesOne.next() == [0x42], "the other channel is unaffected")
+            try await two.reconnect(timeout: .seconds(10))
+            try await two.send([0x43])
+            #expect(await messagesTwo.next() == [0x43])
+            await host.close()
+        }
     }
 }

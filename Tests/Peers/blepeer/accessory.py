@@ -68,10 +68,12 @@ class Accessory:
         scan_response_data: bytes,
         apple_ni_configuration: bytes,
         behaviour: Behaviour,
-        link_loss: Callable[[int], int],
+        link_loss: Callable[[int, hci.Address], int],
         report=print,
     ) -> None:
-        self.report = report
+        self.address = hci.Address(address)
+        # Every line names the accessory (the peer may run several).
+        self.report = lambda line: report(f'{line} accessory={address}')
         self.behaviour = behaviour
         self.link_loss = link_loss
         self.advertising_data = advertising_data
@@ -186,7 +188,7 @@ class Accessory:
             self.report(f'UNKNOWN-CONTROL command=0x{command:02x}')
 
     def _lose_link(self) -> None:
-        dropped = self.link_loss(hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR)
+        dropped = self.link_loss(hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR, self.address)
         self.report(f'LINK-LOSS links={dropped}')
 
     async def _indicate(self, connection, payload: bytes) -> None:

@@ -458,12 +458,14 @@ class TestController(Controller):
     # ------------------------------------------------------------------------------------------
     # Test hooks
     # ------------------------------------------------------------------------------------------
-    def drop_links(self, reason: int) -> int:
-        """Simulates link loss: every LE link of this controller ends with `reason` on both
-        sides (no LL_TERMINATE_IND exchange, as when the radio link is lost). Returns the number
-        of links dropped."""
+    def drop_links(self, reason: int, peer_address: hci.Address | None = None) -> int:
+        """Simulates link loss: the LE links of this controller (to `peer_address`, or all) end
+        with `reason` on both sides (no LL_TERMINATE_IND exchange, as when the radio link is
+        lost). Returns the number of links dropped."""
         dropped = 0
         for connection in list(self.le_connections.values()):
+            if peer_address is not None and connection.peer_address != peer_address:
+                continue
             remote = self.link.find_le_controller(connection.peer_address)
             if remote is not None:
                 counterpart = remote.le_connections.get(connection.self_address)

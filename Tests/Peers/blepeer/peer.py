@@ -49,25 +49,40 @@ class PeerOptions:
     rssi: int | None = None
     never_answer: set[int] = dataclasses.field(default_factory=set)
     stock_cancel: bool = False
+    accessories: int = 1
+
+    def accessory_addresses(self) -> list[str]:
+        """The first accessory uses `address`; the others count up its last byte."""
+        base = self.address.split(':')
+        last = int(base[-1], 16)
+        return [':'.join(base[:-1] + [f'{(last + index) & 0xFF:02X}']) for index in range(self.accessories)]
+
+    def accessory_name(self, index: int) -> str:
+        return self.name if index == 0 else f'{self.name}{index + 1}'
 
 
 class BLEPeer:
-    """One virtual air with C0 (for the host under test) and the accessory."""
+    """One virtual air with C0 (for the host under test) and one or more accessories."""
 
     def __init__(self, options: PeerOptions, behaviour: Behaviour | None = None) -> None:
         self.options = options
         self.behaviour = behaviour or load_behaviour('echo')
         self.transport = None
         self.c0: TestController | None = None
-        self.accessory: Accessory | None = None
+        self.accessories: list[Accessory] = []
 
-    def advertising_payloads(self) -> tuple[bytes, bytes]:
+    @property
+    def accessory(self) -> Accessory | None:
+        """The first accessory."""
+        return self.accessories[0] if self.accessories else None
+
+    def advertising_payloads(self, index: int = 0) -> tuple[bytes, bytes]:
         options = self.options
         uuids = options.advertised_uuids
         if uuids is None:
             uuids = [services.DATA_CHANNELS[s].service for s in options.services
                      if s in services.DATA_CHANNELS][:1]
-        name = None if options.no_name else options.name
+        name = None if options.no_name else options.accessory_name(index)
         adv = advertising.build(
             service_uuids=uuids,
             name=None if options.name_in_scan_response else name,
@@ -82,7 +97,6 @@ class BLEPeer:
 
     async def start(self) -> None:
         options = self.options
-        adv, scan_response = self.advertising_payloads()
         link = bumble_link.LocalLink()
         self.transport = await open_h4_transport(options.transport)
         self.c0 = TestController(
@@ -98,21 +112,25 @@ class BLEPeer:
             stock_cancel=options.stock_cancel,
             report=report,
         )
-        self.accessory = Accessory(
-            link,
-            address=options.address,
-            name=options.name,
-            offered=options.services,
-            advertising_data=adv,
-            scan_response_data=scan_response,
-            apple_ni_configuration=options.apple_ni_configuration,
-            behaviour=self.behaviour,
-            link_loss=self.c0.drop_links,
-            report=report,
-        )
-        await self.accessory.start()
+        for index, address in enumerate(options.accessory_addresses()):
+            adv, scan_response = self.advertising_payloads(index)
+            accessory = Accessory(
+                link,
+                address=address,
+                name=options.accessory_name(index),
+                offered=options.services,
+                advertising_data=adv,
+                scan_response_data=scan_response,
+                apple_ni_configuration=options.apple_ni_configuration,
+                behaviour=self.behaviour,
+                link_loss=self.c0.drop_links,
+                report=report,
+            )
+            await accessory.start()
+            self.accessories.append(accessory)
+        adv, scan_response = self.advertising_payloads()
         report(
-            f'READY transport={options.transport} address={options.address} '
+            f'READY transport={options.transport} address={",".join(options.accessory_addresses())} '
             f'adv={adv.hex()} scan_response={scan_response.hex()}'
         )
 
@@ -144,6 +162,8 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
     parser.add_argument('--name-in-scan-response', action='store_true',
                         help='put the name in the scan response data (seen in strict mode only)')
     parser.add_argument('--address', default=DEFAULT_ADDRESS, help='accessory random static address')
+    parser.add_argument('--accessories', type=int, default=1,
+                        help='number of accessories (the address counts up, the name gets 2, 3, ...)')
     parser.add_argument('--services', default='nus,test',
                         help=f'comma-separated services to offer: {",".join(services.SERVICE_NAMES)}')
     parser.add_argument('--advertise-uuid', action='append', dest='advertised_uuids',
@@ -182,6 +202,7 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
         rssi=args.rssi,
         never_answer=set(args.never_answer),
         stock_cancel=args.stock_cancel,
+        accessories=args.accessories,
     )
     return options, args.behaviour, args.log_level
 
@@ -202,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         options, behaviour_spec, log_level = parse_arguments(argv)
         behaviour = load_behaviour(behaviour_spec)
         peer = BLEPeer(options, behaviour)
-        peer.advertising_payloads()  # validate before opening the transport
+        for index in range(options.accessories):
+            peer.advertising_payloads(index)  # validate before opening the transport
     except (ValueError, advertising.AdvertisingError) as error:
         print(f'ble_peer: {error}', file=sys.stderr)
         return 2
