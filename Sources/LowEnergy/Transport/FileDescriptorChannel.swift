@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NearbySupport
 import Synchronization
 
 /// Moves HCI packets over one file descriptor (socket, tty, pty): the I/O core of every
@@ -33,6 +34,8 @@ final class FileDescriptorChannel: Sendable {
     private let framing: Framing
     private let state: Mutex<State>
     private let writeLock = AsyncLock()
+    /// Fulfilled by the reader thread once the descriptor is closed.
+    private let finished = Promise<Void>()
 
     /// Takes ownership of `fd` (closed when the channel closes) and starts reading.
     /// - Throws: ``BluetoothError/transportOpenFailed(transport:operation:errno:)`` if the
@@ -108,7 +111,8 @@ final class FileDescriptorChannel: Sendable {
     }
 
     /// Stops the reader and closes the descriptor; ``packets`` finishes without error.
-    func close() {
+    /// Returns once the descriptor is closed (so the device can be opened again at once).
+    func close() async {
         let wake: Int32? = state.withLock { state in
             if state.closed { return nil }
             return state.wakeWrite
@@ -116,6 +120,7 @@ final class FileDescriptorChannel: Sendable {
         guard let wake else { return }
         var byte: UInt8 = 1
         _ = Glibc.write(wake, &byte, 1)
+        try? await finished.value(timeout: .seconds(2), operation: "closing \(name)")
     }
 
     /// Marks the channel closed and closes the descriptor and the pipe's write end (reader
@@ -149,6 +154,7 @@ final class FileDescriptorChannel: Sendable {
             let error = loop()
             channel.closeDescriptors(reason: error.map { "\($0)" })
             Glibc.close(wakeRead)
+            channel.finished.fulfill(())
             if let error {
                 continuation.finish(throwing: error)
             } else {

@@ -78,7 +78,7 @@ public final class H4SerialTransport: HCITransport {
 
     /// Closes the tty.
     public func close() async {
-        channel.close()
+        await channel.close()
     }
 
     private static let baudConstants: [Int: speed_t] = [

@@ -93,6 +93,6 @@ public final class H4SocketTransport: HCITransport {
 
     /// Closes the connection.
     public func close() async {
-        channel.close()
+        await channel.close()
     }
 }

@@ -57,6 +57,6 @@ public final class HCIUserChannelTransport: HCITransport {
 
     /// Closes the socket; the kernel may then use the adapter again.
     public func close() async {
-        channel.close()
+        await channel.close()
     }
 }
