@@ -136,7 +136,7 @@ struct ATTCodecTests {
         await #expect {
             _ = try await bearer.request(.read(handle: 3))
         } throws: { error in
-            guard case BluetoothError.timeout(let operation, _) = error else { return false }
+            guard case BluetoothError.timeout(let operation, _, _) = error else { return false }
             return operation.contains("Read Request")
         }
         answer.withLock { $0 = true }

@@ -200,8 +200,8 @@ extension BumbleTests {
             await #expect {
                 _ = try await host.connect(to: absent, type: .random, timeout: .seconds(1))
             } throws: { error in
-                guard case BluetoothError.timeout(let operation, _) = error else { return false }
-                return operation.contains("C5:C5:C5:C5:C5:C5") && operation.contains("did not answer")
+                guard case BluetoothError.timeout(let operation, _, let hint) = error else { return false }
+                return operation.contains("C5:C5:C5:C5:C5:C5") && hint?.contains("did not answer") == true
             }
             #expect(try await peer.waitForLines("CONNECT-CANCELLED", count: 2) == 2)
 

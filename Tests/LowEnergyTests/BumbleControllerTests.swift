@@ -14,7 +14,7 @@ extension BumbleTests {
             await #expect {
                 _ = try await host.scan()
             } throws: { error in
-                guard case BluetoothError.timeout(let operation, let timeout) = error else { return false }
+                guard case BluetoothError.timeout(let operation, let timeout, _) = error else { return false }
                 return operation.contains("HCI LE Set Extended Scan Enable (0x2042)") && timeout == .seconds(1)
                     && "\(error)".contains("timed out after 1 s")
             }

@@ -73,9 +73,9 @@ struct HCIHostTests {
         await #expect {
             try await host.start()
         } throws: { error in
-            guard case BluetoothError.timeout(let operation, let timeout) = error else { return false }
+            guard case BluetoothError.timeout(let operation, let timeout, _) = error else { return false }
             return operation.contains("HCI LE Read Local Supported Features (0x2003)") && timeout == .milliseconds(300)
-                && "\(error)".contains("timed out after 300 ms")
+                && "\(error)".contains("timed out after 300 ms: the controller may not support this command, or it hung")
         }
         let address = try await host.hci.execute(.readBDADDR)
         #expect(address == [0x55, 0x44, 0x33, 0x22, 0x11, 0xC0])
@@ -188,8 +188,9 @@ struct HCIHostTests {
         await #expect {
             _ = try await host.connect(to: BluetoothAddress("F0:F1:F2:F3:F4:F5")!, type: .random, timeout: .milliseconds(300))
         } throws: { error in
-            guard case BluetoothError.timeout(let operation, _) = error else { return false }
-            return operation.contains("the accessory did not answer")
+            guard case BluetoothError.timeout(let operation, _, let hint) = error else { return false }
+            return operation == "connecting to F0:F1:F2:F3:F4:F5 (random)" && hint?.contains("the accessory did not answer") == true
+                && "\(error)" == "connecting to F0:F1:F2:F3:F4:F5 (random) timed out after 300 ms: the accessory did not answer: is it advertising, in range, and not connected to another device?"
         }
         #expect(transport.sentCommands.last == [0x01, 0x0E, 0x20, 0x00], "LE Create Connection Cancel sent")
         await host.close()

@@ -19,8 +19,8 @@ public enum BluetoothError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An HCI command was answered with a non-zero status.
     case commandFailed(command: String, status: HCIStatus)
     /// An operation did not finish within its deadline (`operation` names it: the HCI command,
-    /// the ATT request, the connection attempt).
-    case timeout(operation: String, timeout: Duration)
+    /// the ATT request, the connection attempt; `hint` says what usually causes it).
+    case timeout(operation: String, timeout: Duration, hint: String? = nil)
     /// The accessory answered an ATT request with an Error Response.
     case attError(code: ATTErrorCode, request: String, handle: UInt16)
     /// The connection ended (`reason` as the controller reported it).
@@ -62,8 +62,8 @@ public enum BluetoothError: Error, Sendable, Hashable, CustomStringConvertible {
             var text = "\(command) failed with status \(status)"
             if let hint = status.hint { text += ": \(hint)" }
             return text
-        case .timeout(let operation, let timeout):
-            return "\(operation) timed out after \(format(timeout))"
+        case .timeout(let operation, let timeout, let hint):
+            return "\(operation) timed out after \(format(timeout))" + (hint.map { ": \($0)" } ?? "")
         case .attError(let code, let request, let handle):
             var text = "the accessory refused \(request) on handle 0x\(hex(handle)): ATT error \(code)"
             if let hint = code.hint { text += ": \(hint)" }

@@ -165,7 +165,8 @@ public actor HCIHost {
     private func mapWaitError(_ error: any Error, operation: String, timeout: Duration) -> BluetoothError {
         if let error = error as? BluetoothError { return error }
         if error is TimeoutError {
-            return .timeout(operation: "waiting for the controller's answer to \(operation) (it may not support the command, or it hung: reset or replug it)", timeout: timeout)
+            return .timeout(operation: "waiting for the controller's answer to \(operation)", timeout: timeout,
+                            hint: "the controller may not support this command, or it hung (reset or replug it)")
         }
         return .cancelled(operation: operation)
     }
@@ -233,7 +234,8 @@ public actor HCIHost {
                 if let error = result {
                     aclWaiters.removeAll { $0 === waiter }
                     if let error = error as? BluetoothError { throw error }
-                    throw .timeout(operation: "waiting for the controller to free an ACL buffer (Number Of Completed Packets)", timeout: .seconds(10))
+                    throw .timeout(operation: "waiting for the controller to free an ACL buffer", timeout: .seconds(10),
+                                   hint: "the controller stopped reporting completed packets (Number Of Completed Packets); reset or replug it")
                 }
                 if let closedError { throw closedError }
                 guard inbound[handle] != nil else { throw .disconnected(reason: .unknownConnectionIdentifier) }

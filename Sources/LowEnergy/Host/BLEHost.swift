@@ -373,8 +373,8 @@ public actor BLEHost {
             }
             if error is TimeoutError {
                 throw .timeout(
-                    operation: "connecting to \(address) (\(peerType)): the accessory did not answer (is it advertising, in range, and not connected elsewhere?);",
-                    timeout: timeout)
+                    operation: "connecting to \(address) (\(peerType))", timeout: timeout,
+                    hint: "the accessory did not answer: is it advertising, in range, and not connected to another device?")
             }
             throw .connectionCancelled(address: address)
         }
