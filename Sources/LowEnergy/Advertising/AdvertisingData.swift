@@ -157,8 +157,8 @@ public struct AdvertisingData: Sendable, Hashable {
     private mutating func add(_ element: Element, at offset: Int?) {
         elements.append(element)
         let value = element.value
-        let place = offset.map { " at offset \($0)" } ?? ""
         func problem(_ text: String) {
+            let place = offset.map { " at offset \($0)" } ?? ""
             problems.append("AD type 0x\(hex(element.type))\(place): \(text): \(hexDump(value))")
         }
         switch element.type {

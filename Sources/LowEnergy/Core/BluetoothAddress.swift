@@ -5,28 +5,40 @@
 /// with `0xF5`. Whether it is public or random is carried separately by
 /// ``BluetoothAddressType``, as on the wire.
 public struct BluetoothAddress: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
-    /// The six bytes, most significant first (`bytes[0]` is `0xF0` for `"F0:F1:F2:F3:F4:F5"`).
-    public let bytes: [UInt8]
+    /// The 48-bit address as an integer (`0xF0F1F2F3F4F5` for `"F0:F1:F2:F3:F4:F5"`).
+    public let value: UInt64
+
+    /// Creates an address from its 48-bit value.
+    /// - Returns: `nil` if `value` has bits above the 48th.
+    public init?(value: UInt64) {
+        guard value >> 48 == 0 else { return nil }
+        self.value = value
+    }
 
     /// Creates an address from six bytes, most significant first.
     /// - Returns: `nil` if `bytes` does not hold exactly six bytes.
     public init?(bytes: [UInt8]) {
         guard bytes.count == 6 else { return nil }
-        self.bytes = bytes
+        self.value = bytes.reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     /// Creates an address from the six little-endian bytes found on the wire.
     /// - Returns: `nil` if `littleEndian` does not hold exactly six bytes.
     public init?(littleEndian: some Collection<UInt8>) {
         guard littleEndian.count == 6 else { return nil }
-        self.bytes = littleEndian.reversed()
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in littleEndian {
+            value |= UInt64(byte) << shift
+            shift += 8
+        }
+        self.value = value
     }
 
     /// Parses `"F0:F1:F2:F3:F4:F5"` (also with `-` separators, or 12 hex digits with none;
     /// case-insensitive).
     /// - Returns: `nil` if `text` is not such an address.
     public init?(_ text: String) {
-        var digits: [UInt8] = []
         let separators: Set<Character> = [":", "-"]
         let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { separators.contains($0) })
         let groups: [Substring]
@@ -44,15 +56,23 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, CustomStringConv
         } else {
             return nil
         }
+        var value: UInt64 = 0
         for group in groups {
-            guard group.count == 2, let byte = UInt8(group, radix: 16) else { return nil }
-            digits.append(byte)
+            guard group.count == 2, group.allSatisfy(\.isHexDigit), let byte = UInt8(group, radix: 16) else { return nil }
+            value = value << 8 | UInt64(byte)
         }
-        self.bytes = digits
+        self.value = value
+    }
+
+    /// The six bytes, most significant first (`bytes[0]` is `0xF0` for `"F0:F1:F2:F3:F4:F5"`).
+    public var bytes: [UInt8] {
+        (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) }
     }
 
     /// The six bytes in wire order (least significant first).
-    public var littleEndianBytes: [UInt8] { bytes.reversed() }
+    public var littleEndianBytes: [UInt8] {
+        (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+    }
 
     /// `"F0:F1:F2:F3:F4:F5"`: upper-case hex, most significant byte first.
     public var description: String {
@@ -62,7 +82,7 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, CustomStringConv
     /// The kind of a *random* address, from its two most significant bits (Core Vol 6 Part B
     /// 1.3.2). Meaningless for a public address.
     public var randomAddressKind: RandomAddressKind {
-        switch bytes[0] >> 6 {
+        switch value >> 46 {
         case 0b11: return .staticAddress
         case 0b01: return .resolvablePrivate
         case 0b00: return .nonResolvablePrivate
@@ -102,11 +122,11 @@ public struct BluetoothAddress: Sendable, Hashable, Comparable, CustomStringConv
     }
 
     /// `00:00:00:00:00:00`.
-    public static let zero = BluetoothAddress(bytes: [0, 0, 0, 0, 0, 0])!
+    public static let zero = BluetoothAddress(value: 0)!
 
     /// Orders addresses by their bytes, most significant first.
     public static func < (lhs: BluetoothAddress, rhs: BluetoothAddress) -> Bool {
-        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+        lhs.value < rhs.value
     }
 
     /// Encodes as the string form.

@@ -47,16 +47,26 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
     /// (32-bit alias) or 16 bytes.
     /// - Returns: `nil` for any other length.
     public init?(littleEndian bytes: some Collection<UInt8>) {
-        let array = Array(bytes)
-        switch array.count {
-        case 2:
-            self.init(UInt16(array[0]) | UInt16(array[1]) << 8)
-        case 4:
+        switch bytes.count {
+        case 2, 4:
             var value: UInt32 = 0
-            for index in 0..<4 { value |= UInt32(array[index]) << (8 * index) }
+            var shift: UInt32 = 0
+            for byte in bytes {
+                value |= UInt32(byte) << shift
+                shift += 8
+            }
             self.init(alias32: value)
         case 16:
-            self.init(bigEndian: array.reversed())
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for (index, byte) in bytes.enumerated() {
+                if index < 8 {
+                    low |= UInt64(byte) << (8 * UInt64(index))
+                } else {
+                    high |= UInt64(byte) << (8 * UInt64(index - 8))
+                }
+            }
+            self.init(high: high, low: low)
         default:
             return nil
         }

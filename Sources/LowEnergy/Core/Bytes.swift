@@ -91,7 +91,18 @@ struct ByteReader {
     }
 
     mutating func address() -> BluetoothAddress? {
-        bytes(6).flatMap { BluetoothAddress(littleEndian: $0) }
+        guard remaining >= 6 else { return nil }
+        defer { offset += 6 }
+        var value: UInt64 = 0
+        for index in 0..<6 { value |= UInt64(bytes[offset + index]) << (8 * UInt64(index)) }
+        return BluetoothAddress(value: value)
+    }
+
+    /// Skips `count` bytes. Returns `false` (and skips nothing) if fewer remain.
+    mutating func skip(_ count: Int) -> Bool {
+        guard count >= 0, remaining >= count else { return false }
+        offset += count
+        return true
     }
 
     mutating func rest() -> [UInt8] {

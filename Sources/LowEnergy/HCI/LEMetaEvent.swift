@@ -37,7 +37,7 @@ public enum LEMetaEvent: Sendable, Hashable {
             guard let status = reader.u8(), let handle = reader.u16(), let role = reader.u8(),
                   let peerType = reader.u8(), let peer = reader.address() else { throw malformed("Connection Complete") }
             if enhanced {
-                guard reader.bytes(12) != nil else { throw malformed("Enhanced Connection Complete") }
+                guard reader.skip(12) else { throw malformed("Enhanced Connection Complete") }
             }
             guard let interval = reader.u16(), let latency = reader.u16(), let timeout = reader.u16(),
                   reader.u8() != nil else { throw malformed("Connection Complete") }
@@ -84,13 +84,13 @@ public enum LEMetaEvent: Sendable, Hashable {
         }
     }
 
-    private static func legacyReports(_ reader: inout ByteReader, malformed: BluetoothError) throws(BluetoothError) -> [AdvertisingReport] {
-        guard let count = reader.u8() else { throw malformed }
+    private static func legacyReports(_ reader: inout ByteReader, malformed: @autoclosure () -> BluetoothError) throws(BluetoothError) -> [AdvertisingReport] {
+        guard let count = reader.u8() else { throw malformed() }
         var reports: [AdvertisingReport] = []
         for _ in 0..<count {
             guard let code = reader.u8(), let addressType = reader.u8(), let address = reader.address(),
                   let length = reader.u8(), let data = reader.bytes(Int(length)), let rssi = reader.i8() else {
-                throw malformed
+                throw malformed()
             }
             reports.append(AdvertisingReport(
                 eventType: AdvertisingEventType(legacy: code) ?? AdvertisingEventType(rawValue: 0x10),
@@ -100,17 +100,17 @@ public enum LEMetaEvent: Sendable, Hashable {
         return reports
     }
 
-    private static func extendedReports(_ reader: inout ByteReader, malformed: BluetoothError) throws(BluetoothError) -> [AdvertisingReport] {
-        guard let count = reader.u8() else { throw malformed }
+    private static func extendedReports(_ reader: inout ByteReader, malformed: @autoclosure () -> BluetoothError) throws(BluetoothError) -> [AdvertisingReport] {
+        guard let count = reader.u8() else { throw malformed() }
         var reports: [AdvertisingReport] = []
         for _ in 0..<count {
             guard let eventType = reader.u16(), let addressType = reader.u8(), let address = reader.address(),
                   reader.u8() != nil, reader.u8() != nil,  // primary, secondary PHY
                   let sid = reader.u8(), let txPower = reader.i8(), let rssi = reader.i8(),
                   reader.u16() != nil,  // periodic advertising interval
-                  reader.u8() != nil, reader.address() != nil,  // direct address type, direct address
+                  reader.skip(7),  // direct address type, direct address
                   let length = reader.u8(), let data = reader.bytes(Int(length)) else {
-                throw malformed
+                throw malformed()
             }
             reports.append(AdvertisingReport(
                 eventType: AdvertisingEventType(rawValue: eventType),
