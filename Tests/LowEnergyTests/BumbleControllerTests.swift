@@ -10,13 +10,13 @@ extension BumbleTests {
         func neverAnsweredCommand() async throws {
             let peer = try await BumblePeer.start(["--never-answer", "0x2042", "--never-answer", "0x200C"])
             defer { peer.stop() }
-            let host = try await peer.startHost(BLEHostConfiguration(commandTimeout: .seconds(1)))
+            let host = try await peer.startHost(BLEHostConfiguration(commandTimeout: .seconds(2)))
             await #expect {
                 _ = try await host.scan()
             } throws: { error in
                 guard case BluetoothError.timeout(let operation, let timeout, _) = error else { return false }
-                return operation.contains("HCI LE Set Extended Scan Enable (0x2042)") && timeout == .seconds(1)
-                    && "\(error)".contains("timed out after 1 s")
+                return operation.contains("HCI LE Set Extended Scan Enable (0x2042)") && timeout == .seconds(2)
+                    && "\(error)".contains("timed out after 2 s")
             }
             try await peer.waitFor("NEVER-ANSWERED opcode=0x2042")
             // The lost credit was restored: the next commands go out and succeed.
@@ -30,9 +30,9 @@ extension BumbleTests {
             let peer = try await BumblePeer.start(["--never-answer", "0x0C03"])
             defer { peer.stop() }
             await #expect {
-                _ = try await peer.startHost(BLEHostConfiguration(commandTimeout: .seconds(1), resetTimeout: .seconds(1)))
+                _ = try await peer.startHost(BLEHostConfiguration(commandTimeout: .seconds(2), resetTimeout: .seconds(2)))
             } throws: { error in
-                "\(error)".contains("HCI Reset (0x0C03)") && "\(error)".contains("timed out after 1 s")
+                "\(error)".contains("HCI Reset (0x0C03)") && "\(error)".contains("timed out after 2 s")
             }
         }
 
