@@ -34,7 +34,9 @@ extension BumbleTests {
             let peer = try await BumblePeer.start(["--services", "qorvo,test"])
             defer { peer.stop() }
             let host = try await peer.startHost()
-            let channel = try await GATTDataChannel.connect(host: host, address: peer.accessoryAddress, type: .random)
+            let connection = try await host.connect(to: peer.accessoryAddress, type: .random)
+            #expect(try await DataChannelService.offered(on: connection) == .qorvoNI)
+            let channel = try await GATTDataChannel.open(on: connection, host: host)
             #expect(await channel.service == .qorvoNI)
             try await channel.send([0x0B, 0x01, 0x02])
             #expect(try await first(channel.messages) == [0x0B, 0x01, 0x02])
@@ -49,6 +51,7 @@ extension BumbleTests {
             defer { peer.stop() }
             let host = try await peer.startHost()
             let connection = try await host.connect(to: peer.accessoryAddress, type: .random)
+            #expect(try await DataChannelService.offered(on: connection) == nil)
             await #expect {
                 _ = try await GATTDataChannel.open(on: connection, host: host)
             } throws: { error in

@@ -37,6 +37,26 @@ public struct DataChannelService: Sendable, Hashable, CustomStringConvertible {
 
     /// `"Nordic UART (6E400001-B5A3-F393-E0A9-E50E24DCCA9E)"`.
     public var description: String { "\(name) (\(service))" }
+
+    /// The first of `services` the accessory on `connection` offers (one Find By Type Value
+    /// request per candidate), or `nil` if it offers none: how to check that a picked accessory
+    /// can carry the NI data channel.
+    /// - Throws: ATT errors, timeouts, disconnection.
+    public static func offered(on connection: BLEConnection,
+                               among services: [DataChannelService] = known) async throws(BluetoothError) -> DataChannelService? {
+        try await find(on: connection.gatt, among: services)?.definition
+    }
+
+    /// The first of `services` found on the server, with its handles.
+    static func find(on gatt: GATTClient, among services: [DataChannelService]) async throws(BluetoothError)
+        -> (definition: DataChannelService, service: GATTService)? {
+        for candidate in services {
+            if let service = try await gatt.discoverPrimaryServices(uuid: candidate.service).first {
+                return (candidate, service)
+            }
+        }
+        return nil
+    }
 }
 
 /// Apple's Nearby Interaction GATT service (iOS 16+ background ranging): read-only

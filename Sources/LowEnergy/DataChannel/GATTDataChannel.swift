@@ -141,14 +141,7 @@ public actor GATTDataChannel: DataChannel {
 
     private func setUp(_ connection: BLEConnection) async throws(BluetoothError) {
         let gatt = connection.gatt
-        var found: (DataChannelService, GATTService)?
-        for candidate in preferredServices {
-            if let service = try await gatt.discoverPrimaryServices(uuid: candidate.service).first {
-                found = (candidate, service)
-                break
-            }
-        }
-        guard let (definition, gattService) = found else {
+        guard let (definition, gattService) = try await DataChannelService.find(on: gatt, among: preferredServices) else {
             throw .notFound(detail: "\(address) offers none of the data-channel services \(preferredServices.map(\.description).joined(separator: ", "))")
         }
         let characteristics = try await gatt.discoverCharacteristics(of: gattService)
