@@ -163,9 +163,12 @@ public actor GATTDataChannel: DataChannel {
         self.service = definition
         self.rx = rx
         self.connection = connection
-        forwardTask?.cancel()
+        // The previous connection's forwarder ends by itself once it has delivered everything
+        // that arrived before the link went down; wait for it so messages stay in order.
+        let previous = forwardTask
         let messages = messageContinuation
         forwardTask = Task {
+            await previous?.value
             for await value in subscription.values {
                 messages.yield(value)
             }
