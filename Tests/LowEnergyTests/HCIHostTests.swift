@@ -196,6 +196,23 @@ struct HCIHostTests {
         await host.close()
     }
 
+    @Test("a connection nobody asked for is disconnected without stalling the event loop")
+    func orphanConnection() async throws {
+        let transport = ScriptedTransport(responder: FakeController.responder())
+        let host = Self.host(transport)
+        try await host.start()
+        transport.deliverEvent(Self.connectionComplete(handle: 5))
+        try await Self.waitUntil { transport.sentCommands.contains([0x01, 0x06, 0x04, 0x03, 0x05, 0x00, 0x13]) }
+        transport.deliverEvent([0x05, 0x04, 0x00, 0x05, 0x00, 0x16])
+        try await Self.waitUntil { await host.activeConnections.isEmpty }
+        // The event loop still serves other events at once.
+        let stream = try await host.scan()
+        transport.deliverEvent([0x3E, 0x12, 0x02, 0x01, 0x00, 0x01, 0xF5, 0xF4, 0xF3, 0xF2, 0xF1, 0xF0, 0x06,
+                                0x05, 0x09, 0x61, 0x62, 0x63, 0x64, 0xB8])
+        #expect(try await first(stream, timeout: .seconds(2)).name == "abcd")
+        await host.close()
+    }
+
     static func connectionComplete(handle: UInt8) -> [UInt8] {
         [0x3E, 0x13, 0x01, 0x00, handle, 0x00, 0x00, 0x01, 0xF5, 0xF4, 0xF3, 0xF2, 0xF1, 0xF0, 0x28, 0x00, 0x00, 0x00, 0x90, 0x01, 0x00]
     }

@@ -486,7 +486,8 @@ public actor BLEHost {
             guard complete.role == 0 else {
                 // This host never advertises; a peripheral-role link is not ours to keep.
                 logger.warning("unexpected peripheral-role connection from \(complete.peerAddress); disconnecting")
-                _ = try? await hci.execute(.disconnect(handle: complete.handle, reason: .remoteUserTerminatedConnection))
+                let hci = hci
+                Task { _ = try? await hci.execute(.disconnect(handle: complete.handle, reason: .remoteUserTerminatedConnection)) }
                 return
             }
             let options = pendingConnect?.options ?? ConnectionOptions()
@@ -508,7 +509,8 @@ public actor BLEHost {
         }
         if case .connected(let connection) = outcome {
             logger.warning("connection to \(complete.peerAddress) completed with no attempt waiting for it; disconnecting")
-            _ = try? await connection.disconnect()
+            // Not awaited here: its Disconnection Complete is handled by this very event loop.
+            Task { _ = try? await connection.disconnect() }
         }
     }
 
