@@ -117,7 +117,7 @@ struct ATTCodecTests {
     func bearerRequests() async throws {
         let bearerBox = Mutex<ATTBearer?>(nil)
         let answer = Mutex(true)
-        let bearer = ATTBearer(localMTU: 247, transactionTimeout: .milliseconds(300), logger: testLogger) { pdu in
+        let bearer = ATTBearer(localMTU: 247, transactionTimeout: .seconds(2), logger: testLogger) { pdu in
             guard answer.withLock({ $0 }) else { return }
             if pdu == [0x02, 0xF7, 0x00] {
                 let bearer = bearerBox.withLock { $0 }
