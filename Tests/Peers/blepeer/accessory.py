@@ -1,0 +1,203 @@
+"""C1 + a Bumble Device: the accessory that advertises and serves the GATT services."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Callable
+
+from bumble import hci
+from bumble.controller import Controller
+from bumble.device import Device, DeviceConfiguration
+from bumble.gatt import (
+    GATT_CHARACTERISTIC_USER_DESCRIPTION_DESCRIPTOR,
+    Characteristic,
+    CharacteristicValue,
+    Descriptor,
+    Service,
+)
+from bumble.host import Host
+
+from . import services
+from .behaviour import Behaviour
+
+logger = logging.getLogger(__name__)
+
+READ = Characteristic.Properties.READ
+WRITE = Characteristic.Properties.WRITE
+WRITE_NO_RESPONSE = Characteristic.Properties.WRITE_WITHOUT_RESPONSE
+NOTIFY = Characteristic.Properties.NOTIFY
+INDICATE = Characteristic.Properties.INDICATE
+READABLE = Characteristic.Permissions.READABLE
+WRITEABLE = Characteristic.Permissions.WRITEABLE
+READ_NEEDS_AUTHENTICATION = Characteristic.Permissions.READ_REQUIRES_AUTHENTICATION
+
+
+class _Channel:
+    """The accessory side of one data channel on one connection (see behaviour.Channel)."""
+
+    def __init__(self, accessory: Accessory, definition: services.DataChannelDefinition,
+                 connection) -> None:
+        self.accessory = accessory
+        self.definition = definition
+        self.connection = connection
+        self.name = definition.name
+        self.connection_handle = connection.handle
+
+    @property
+    def maximum_message_length(self) -> int:
+        return self.connection.att_mtu - 3
+
+    async def send(self, message: bytes) -> None:
+        characteristic = self.accessory.tx_characteristics[self.name]
+        await self.accessory.device.notify_subscriber(self.connection, characteristic, message)
+        self.accessory.report(f'NOTIFIED channel={self.name} length={len(message)}')
+
+
+class Accessory:
+    """The accessory: Bumble Device on controller C1, on the same LocalLink as C0."""
+
+    def __init__(
+        self,
+        link,
+        *,
+        address: str,
+        name: str,
+        offered: list[str],
+        advertising_data: bytes,
+        scan_response_data: bytes,
+        apple_ni_configuration: bytes,
+        behaviour: Behaviour,
+        link_loss: Callable[[int, hci.Address], int],
+        report=print,
+    ) -> None:
+        self.address = hci.Address(address)
+        # Every line names the accessory (the peer may run several).
+        self.report = lambda line: report(f'{line} accessory={address}')
+        self.behaviour = behaviour
+        self.link_loss = link_loss
+        self.advertising_data = advertising_data
+        self.scan_response_data = scan_response_data
+        self.controller = Controller('C1', link=link)
+        host = Host()
+        host.controller = self.controller
+        config = DeviceConfiguration(name=name, address=hci.Address(address))
+        config.advertising_data = advertising_data
+        config.scan_response_data = scan_response_data
+        self.device = Device(config=config, host=host)
+        self.tx_characteristics: dict[str, Characteristic] = {}
+        self.indicate_characteristic: Characteristic | None = None
+        self.device.on('connection', self._on_connection)
+        for name_ in offered:
+            self.device.add_service(self._make_service(name_, apple_ni_configuration))
+        self.device.gatt_server.on('characteristic_subscription', self._on_subscription)
+
+    # ------------------------------------------------------------------------------------------
+    def _make_service(self, name: str, apple_ni_configuration: bytes) -> Service:
+        if name in services.DATA_CHANNELS:
+            definition = services.DATA_CHANNELS[name]
+            rx = Characteristic(
+                definition.rx, WRITE | WRITE_NO_RESPONSE, WRITEABLE,
+                CharacteristicValue(write=lambda connection, value, d=definition:
+                                    self._on_rx(d, connection, value)),
+            )
+            tx = Characteristic(definition.tx, NOTIFY, READABLE, b'')
+            self.tx_characteristics[name] = tx
+            characteristics = [rx, tx]
+            if name == 'qorvo':
+                # Read to trigger pairing: needs an authenticated link.
+                characteristics.insert(0, Characteristic(
+                    services.QORVO_SEC, READ, READ_NEEDS_AUTHENTICATION, b'Qorvo'))
+            return Service(definition.service, characteristics)
+        if name == 'apple-ni':
+            return Service(services.APPLE_NI_SERVICE, [
+                Characteristic(services.APPLE_NI_SINGLE_CONFIG, READ, READABLE, apple_ni_configuration),
+                Characteristic(services.APPLE_NI_MULTIPLE_CONFIG, READ, READABLE, b''),
+            ])
+        if name == 'test':
+            self.indicate_characteristic = Characteristic(
+                services.TEST_INDICATE, NOTIFY | INDICATE, READABLE, b'')
+            return Service(services.TEST_SERVICE, [
+                Characteristic(
+                    services.TEST_CONTROL, WRITE | WRITE_NO_RESPONSE, WRITEABLE,
+                    CharacteristicValue(write=self._on_control)),
+                Characteristic(
+                    services.TEST_READABLE, READ, READABLE, services.TEST_READABLE_VALUE,
+                    descriptors=[Descriptor(
+                        GATT_CHARACTERISTIC_USER_DESCRIPTION_DESCRIPTOR, READABLE,
+                        services.TEST_READABLE_DESCRIPTION.encode())]),
+                self.indicate_characteristic,
+            ])
+        raise ValueError(f'unknown service {name!r}: use {", ".join(services.SERVICE_NAMES)}')
+
+    # ------------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.device.power_on()
+        await self.device.start_advertising(
+            auto_restart=True,
+            advertising_data=self.advertising_data,
+            scan_response_data=self.scan_response_data,
+            advertising_interval_min=20,
+            advertising_interval_max=20,
+        )
+
+    def _on_connection(self, connection) -> None:
+        self.report(f'CONNECTED handle=0x{connection.handle:04x} peer={connection.peer_address}')
+        connection.on('disconnection', lambda reason, c=connection: self._on_disconnection(c, reason))
+        asyncio.get_running_loop().create_task(self.behaviour.on_connected(connection.handle))
+
+    def _on_disconnection(self, connection, reason: int) -> None:
+        self.report(f'DISCONNECTED handle=0x{connection.handle:04x} reason=0x{reason:02x}')
+        asyncio.get_running_loop().create_task(
+            self.behaviour.on_disconnected(connection.handle, reason))
+
+    def _on_subscription(self, bearer, characteristic, notify: bool, indicate: bool) -> None:
+        self.report(
+            f'SUBSCRIBED uuid={str(characteristic.uuid).upper()} notify={int(notify)} indicate={int(indicate)}')
+        for name, tx in self.tx_characteristics.items():
+            if tx is characteristic and notify:
+                connection = getattr(bearer, 'connection', bearer)
+                channel = _Channel(self, services.DATA_CHANNELS[name], connection)
+                asyncio.get_running_loop().create_task(self.behaviour.on_subscribed(channel))
+
+    def _on_rx(self, definition, connection, value: bytes) -> None:
+        self.report(f'RECEIVED channel={definition.name} length={len(value)} data={bytes(value).hex()}')
+        channel = _Channel(self, definition, connection)
+        asyncio.get_running_loop().create_task(self.behaviour.on_message(channel, bytes(value)))
+
+    # ------------------------------------------------------------------------------------------
+    def _on_control(self, connection, value: bytes) -> None:
+        if not value:
+            return
+        command, payload = value[0], bytes(value[1:])
+        loop = asyncio.get_running_loop()
+        if command == services.CONTROL_INDICATE:
+            loop.create_task(self._indicate(connection, payload))
+        elif command == services.CONTROL_NOTIFY:
+            loop.create_task(self.device.notify_subscriber(
+                connection, self.indicate_characteristic, payload))
+        elif command == services.CONTROL_LINK_LOSS:
+            # After the write response has gone out.
+            loop.call_later(0.1, self._lose_link)
+        elif command == services.CONTROL_DISCONNECT:
+            loop.call_later(0.1, lambda: loop.create_task(
+                connection.disconnect(hci.HCI_ErrorCode.REMOTE_USER_TERMINATED_CONNECTION_ERROR)))
+        elif command == services.CONTROL_L2CAP_PARAMETER_UPDATE:
+            loop.create_task(self._request_parameter_update(connection))
+        else:
+            self.report(f'UNKNOWN-CONTROL command=0x{command:02x}')
+
+    def _lose_link(self) -> None:
+        dropped = self.link_loss(hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR, self.address)
+        self.report(f'LINK-LOSS links={dropped}')
+
+    async def _indicate(self, connection, payload: bytes) -> None:
+        await self.device.indicate_subscriber(connection, self.indicate_characteristic, payload)
+        self.report(f'INDICATION-CONFIRMED length={len(payload)}')
+
+    async def _request_parameter_update(self, connection) -> None:
+        try:
+            await connection.update_parameters(30, 50, 2, 4000, use_l2cap=True)
+            self.report('L2CAP-PARAMETER-UPDATE result=accepted')
+        except Exception as error:  # the central rejected it or did not answer
+            self.report(f'L2CAP-PARAMETER-UPDATE result=failed error={error}')

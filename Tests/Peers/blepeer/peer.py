@@ -1,0 +1,234 @@
+"""Wires one test peer: LocalLink + C0 on an H4 transport + the accessory; and the CLI.
+
+Prints one line per event on stdout (flushed), so tests can wait for them:
+``READY transport=... address=...`` once the accessory advertises, then ``CONNECTED``,
+``SUBSCRIBED``, ``RECEIVED``, ``NOTIFIED``, ``INDICATION-CONFIRMED``, ``LINK-LOSS``,
+``DISCONNECTED``, ``CONNECT-CANCELLED``, ``NEVER-ANSWERED``, ``ACL-OVERFLOW``, ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import logging
+import signal
+import sys
+
+from bumble import link as bumble_link
+
+from . import advertising, services
+from .accessory import Accessory
+from .behaviour import Behaviour, load as load_behaviour
+from .controller import TestController
+from .transport import open_h4_transport
+
+DEFAULT_ADDRESS = 'F0:F1:F2:F3:F4:F5'
+DEFAULT_C0_ADDRESS = 'C0:11:22:33:44:55'
+
+
+def report(line: str) -> None:
+    print(line, flush=True)
+
+
+@dataclasses.dataclass
+class PeerOptions:
+    transport: str
+    name: str = 'nb-peer'
+    address: str = DEFAULT_ADDRESS
+    services: list[str] = dataclasses.field(default_factory=lambda: ['nus', 'test'])
+    advertised_uuids: list[str] | None = None  # None: the first offered data-channel service
+    manufacturer: list[tuple[int, bytes]] = dataclasses.field(default_factory=list)
+    service_data: list[tuple[str, bytes]] = dataclasses.field(default_factory=list)
+    tx_power: int | None = None
+    name_in_scan_response: bool = False
+    no_name: bool = False
+    apple_ni_configuration: bytes = b''
+    strict: bool = False
+    legacy_only: bool = False
+    rssi: int | None = None
+    never_answer: set[int] = dataclasses.field(default_factory=set)
+    stock_cancel: bool = False
+    accessories: int = 1
+
+    def accessory_addresses(self) -> list[str]:
+        """The first accessory uses `address`; the others count up its last byte."""
+        base = self.address.split(':')
+        last = int(base[-1], 16)
+        return [':'.join(base[:-1] + [f'{(last + index) & 0xFF:02X}']) for index in range(self.accessories)]
+
+    def accessory_name(self, index: int) -> str:
+        return self.name if index == 0 else f'{self.name}{index + 1}'
+
+
+class BLEPeer:
+    """One virtual air with C0 (for the host under test) and one or more accessories."""
+
+    def __init__(self, options: PeerOptions, behaviour: Behaviour | None = None) -> None:
+        self.options = options
+        self.behaviour = behaviour or load_behaviour('echo')
+        self.transport = None
+        self.c0: TestController | None = None
+        self.accessories: list[Accessory] = []
+
+    @property
+    def accessory(self) -> Accessory | None:
+        """The first accessory."""
+        return self.accessories[0] if self.accessories else None
+
+    def advertising_payloads(self, index: int = 0) -> tuple[bytes, bytes]:
+        options = self.options
+        uuids = options.advertised_uuids
+        if uuids is None:
+            uuids = [services.DATA_CHANNELS[s].service for s in options.services
+                     if s in services.DATA_CHANNELS][:1]
+        name = None if options.no_name else options.accessory_name(index)
+        adv = advertising.build(
+            service_uuids=uuids,
+            name=None if options.name_in_scan_response else name,
+            manufacturer=options.manufacturer,
+            service_data=options.service_data,
+            tx_power=options.tx_power,
+        )
+        scan_response = b''
+        if options.name_in_scan_response and name is not None:
+            scan_response = advertising.build(flags=None, name=name)
+        return adv, scan_response
+
+    async def start(self) -> None:
+        options = self.options
+        link = bumble_link.LocalLink()
+        self.transport = await open_h4_transport(options.transport)
+        self.c0 = TestController(
+            'C0',
+            host_source=self.transport.source,
+            host_sink=self.transport.sink,
+            link=link,
+            public_address=DEFAULT_C0_ADDRESS,
+            strict=options.strict,
+            legacy_only=options.legacy_only,
+            rssi=options.rssi,
+            never_answer=options.never_answer,
+            stock_cancel=options.stock_cancel,
+            report=report,
+        )
+        for index, address in enumerate(options.accessory_addresses()):
+            adv, scan_response = self.advertising_payloads(index)
+            accessory = Accessory(
+                link,
+                address=address,
+                name=options.accessory_name(index),
+                offered=options.services,
+                advertising_data=adv,
+                scan_response_data=scan_response,
+                apple_ni_configuration=options.apple_ni_configuration,
+                behaviour=self.behaviour,
+                link_loss=self.c0.drop_links,
+                report=report,
+            )
+            await accessory.start()
+            self.accessories.append(accessory)
+        adv, scan_response = self.advertising_payloads()
+        report(
+            f'READY transport={options.transport} address={",".join(options.accessory_addresses())} '
+            f'adv={adv.hex()} scan_response={scan_response.hex()}'
+        )
+
+    async def close(self) -> None:
+        if self.transport is not None:
+            await self.transport.close()
+
+
+def _company_and_bytes(text: str) -> tuple[int, bytes]:
+    company, _, payload = text.partition(':')
+    return int(company, 16), bytes.fromhex(payload)
+
+
+def _uuid_and_bytes(text: str) -> tuple[str, bytes]:
+    uuid, _, payload = text.partition(':')
+    return uuid, bytes.fromhex(payload)
+
+
+def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, str]:
+    parser = argparse.ArgumentParser(
+        prog='ble_peer.py',
+        description="Bumble BLE test peer for nearby's host: C0 on an H4 transport, "
+        'an advertising GATT accessory on C1.')
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument('--port', type=int, help='C0 on tcp-server:127.0.0.1:PORT')
+    where.add_argument('--transport', help='any Bumble transport for C0, e.g. pty:/tmp/hci')
+    parser.add_argument('--name', default='nb-peer', help='complete local name')
+    parser.add_argument('--no-name', action='store_true', help='advertise no name')
+    parser.add_argument('--name-in-scan-response', action='store_true',
+                        help='put the name in the scan response data (seen in strict mode only)')
+    parser.add_argument('--address', default=DEFAULT_ADDRESS, help='accessory random static address')
+    parser.add_argument('--accessories', type=int, default=1,
+                        help='number of accessories (the address counts up, the name gets 2, 3, ...)')
+    parser.add_argument('--services', default='nus,test',
+                        help=f'comma-separated services to offer: {",".join(services.SERVICE_NAMES)}')
+    parser.add_argument('--advertise-uuid', action='append', dest='advertised_uuids',
+                        help='service UUID to advertise (4, 8 or 36 hex chars; repeatable); '
+                        'default: the first offered data-channel service')
+    parser.add_argument('--manufacturer-data', action='append', default=[], type=_company_and_bytes,
+                        metavar='CCCC:HEX', help='company ID (hex) and payload (hex); repeatable')
+    parser.add_argument('--service-data', action='append', default=[], type=_uuid_and_bytes,
+                        metavar='UUID:HEX', help='service UUID and payload (hex); repeatable')
+    parser.add_argument('--tx-power', type=int, help='TX power level AD field, dBm')
+    parser.add_argument('--apple-ni-config', default='', help='value of the Apple NI config characteristic (hex)')
+    parser.add_argument('--strict', action='store_true', help='hardware-like controller (see controller.py)')
+    parser.add_argument('--legacy-only', action='store_true', help='C0 without LE extended advertising')
+    parser.add_argument('--rssi', type=int, help='RSSI in every advertising report, dBm')
+    parser.add_argument('--never-answer', action='append', default=[], type=lambda s: int(s, 16),
+                        metavar='OPCODE', help='HCI opcode (hex) C0 never answers; repeatable')
+    parser.add_argument('--stock-cancel', action='store_true',
+                        help='keep the stock LE Create Connection Cancel (quirk 5)')
+    parser.add_argument('--behaviour', default='echo', help='echo, silent or module:Class')
+    parser.add_argument('--log-level', default='WARNING')
+    args = parser.parse_args(argv)
+    options = PeerOptions(
+        transport=args.transport or f'tcp-server:127.0.0.1:{args.port}',
+        name=args.name,
+        address=args.address,
+        services=[s for s in args.services.split(',') if s],
+        advertised_uuids=args.advertised_uuids,
+        manufacturer=args.manufacturer_data,
+        service_data=args.service_data,
+        tx_power=args.tx_power,
+        name_in_scan_response=args.name_in_scan_response,
+        no_name=args.no_name,
+        apple_ni_configuration=bytes.fromhex(args.apple_ni_config),
+        strict=args.strict,
+        legacy_only=args.legacy_only,
+        rssi=args.rssi,
+        never_answer=set(args.never_answer),
+        stock_cancel=args.stock_cancel,
+        accessories=args.accessories,
+    )
+    return options, args.behaviour, args.log_level
+
+
+async def run(options: PeerOptions, behaviour: Behaviour) -> None:
+    peer = BLEPeer(options, behaviour)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await peer.start()
+    await stop.wait()
+    await peer.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        options, behaviour_spec, log_level = parse_arguments(argv)
+        behaviour = load_behaviour(behaviour_spec)
+        peer = BLEPeer(options, behaviour)
+        for index in range(options.accessories):
+            peer.advertising_payloads(index)  # validate before opening the transport
+    except (ValueError, advertising.AdvertisingError) as error:
+        print(f'ble_peer: {error}', file=sys.stderr)
+        return 2
+    logging.basicConfig(level=log_level.upper(), stream=sys.stderr,
+                        format='%(asctime)s %(name)s %(levelname)s %(message)s')
+    asyncio.run(run(options, behaviour))
+    return 0
