@@ -180,6 +180,31 @@ import Testing
         Self.checkSamples(try Self.objects(range.stdout))
         #expect(server.received.suffix(2) == [[0x22, 0x01, 0x00, 0x04, 0x07, 0x00, 0x00, 0x00], [0x21, 0x01, 0x00, 0x04, 0x07, 0x00, 0x00, 0x00]])
     }
+
+    /// Unplug the emulated kit while ranging, plug it back: the session is restored and ranging
+    /// goes on (the scripted UWBS sends 3 samples per SESSION_START).
+    @Test(arguments: [(UMockdevEmulator.Kit.dwm3001cdk, "usb:1915:520f"), (.sr150, "usb:0403:6015")])
+    func rangingSurvivesAnUnplug(kit: UMockdevEmulator.Kit, device: String) async throws {
+        let server = try ScriptedUCIServer(responder: ScriptedUWBS().responder)
+        let emulator = try UMockdevEmulator.start(
+            kit: kit, uciPort: server.port,
+            command: [PackagePaths.nearby.path, "uwb", "range", "--device", device, "--session-id", "7", "--count", "6", "--json"])
+        try await emulator.waitForOutput("RANGING_RX_TIMEOUT", timeout: .seconds(60))
+        emulator.signal(SIGUSR1)
+        try await emulator.waitForOutput("dev kit lost", timeout: .seconds(30))
+        try await Task.sleep(for: .milliseconds(300))
+        emulator.signal(SIGUSR2)
+        let status = try await emulator.waitForExit(timeout: .seconds(120))
+        #expect(status == 0, "\(emulator.stdout)\n\(emulator.stderr)")
+        #expect(emulator.stderr.contains("dev kit back, sessions restored: 0x00000007"), "\(emulator.stderr)")
+        let objects = try Self.objects(emulator.stdout)
+        #expect(objects.count == 6)
+        Self.checkSamples(Array(objects.prefix(3)))
+        Self.checkSamples(Array(objects.suffix(3)))
+        #expect(server.connectionCount == 2)
+        #expect(server.received.filter { $0 == ScriptedUWBS.reset }.count == 2)
+        #expect(server.received.filter { Array($0.prefix(2)) == [0x22, 0x00] }.count == 2)
+    }
 }
 
 extension Array where Element == UInt8 {

@@ -54,8 +54,13 @@ extension UCIClient {
                 eventBroadcaster.yield(.transportRestored)
                 phase = .open
             }
-            pendingRecovery = nil
+            // Operations between two commands keep failing until the recovery holds the gate.
             await acquireGateForRecovery()
+            if case .closed = phase {
+                releaseGate()
+                break
+            }
+            pendingRecovery = nil
             recoveryHoldsGate = true
             var failure: UCIClientError?
             do {

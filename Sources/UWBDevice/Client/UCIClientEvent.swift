@@ -32,8 +32,8 @@ public enum UCIClientEvent: Sendable, Hashable, CustomStringConvertible {
         case .deviceErrorReported(let sessions):
             "the UWBS reported DEVICE_STATE_ERROR; resetting it"
                 + (sessions.isEmpty ? "" : " and restoring \(sessions.count) session\(sessions.count == 1 ? "" : "s")")
-        case .transportLost(let error): "dev kit lost (\(error.reason)); waiting for it to come back"
-        case .transportRestored: "dev kit back; resetting it"
+        case .transportLost(let error): "dev kit lost: \(error.reason); waiting for it to come back"
+        case .transportRestored: "dev kit reopened; resetting it"
         case .recovered(let sessions):
             sessions.isEmpty ? "dev kit back and reset" : "dev kit back, sessions restored: " + sessions.map(ClientText.hex32).joined(separator: ", ")
         case .sessionRestoreFailed(let session, let error): "session \(ClientText.hex32(session)) could not be restored: \(error.reason)"
