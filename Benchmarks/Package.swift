@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(name: "nearby", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -29,6 +30,17 @@ let package = Package(
                 .product(name: "Ranging", package: "nearby"),
             ],
             path: "Benchmarks/UCIBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "UWBClientBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "UWBDevice", package: "nearby"),
+                .product(name: "UCI", package: "nearby"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/UWBClientBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

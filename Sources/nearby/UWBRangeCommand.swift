@@ -197,8 +197,8 @@ struct UWBRangeCommand: AsyncParsableCommand {
         }
         do {
             try await session.close()
-        } catch where error.code == .sessionNotOpen {
-            // The UWBS already ended it.
+        } catch where error.code == .sessionNotOpen || error.code == .unavailable {
+            // The UWBS already ended it, or the dev kit is gone (and the session with it).
         } catch {
             UWBConsole.error("error: \(error)")
             failed = true
