@@ -1,3 +1,4 @@
+import Logging
 import NearbyTestSupport
 import Ranging
 import Testing
@@ -132,6 +133,42 @@ import UWBDevice
         await harness.client.close()
     }
 
+    @Test func aReadyGreetingBeforeTheResetIsHarmless() async throws {
+        // pica sends DEVICE_STATUS_NTF(READY) as soon as the connection is up.
+        let fake = FakeUWBS()
+        let memory = MemoryTransport(greeting: [bytes("60 01 00 01 01")], script: fake.respond(to:))
+        let client = UCIClient(transport: memory, logger: Logger(label: "test") { _ in RecordingLogHandler(store: .init()) })
+        try await client.open()
+        #expect(memory.sent == [Self.reset, Self.getDeviceInfo, Self.getCaps])
+        await client.close()
+    }
+
+    @Test func rangeDataForAnUnknownSessionIsReported() async throws {
+        let harness = try ClientHarness(.memory)
+        let unhandled = StreamCollector(harness.client.unhandledMessages())
+        try await harness.client.open()
+        harness.inject([FakeUWBS.rangeData(token: 0x0BAD, measurements: [UCITwoWayMeasurement(macAddress: .short(2), distance: 1)])])
+        let got = try await unhandled.waitForCount(1)
+        #expect(got[0].reason == .unknownSession(0x0BAD))
+        #expect(got[0].message?.opcode == .sessionInfo)
+        #expect(harness.log.messages.contains("notice: range data for unknown session 0x00000BAD"))
+        await harness.client.close()
+    }
+
+    @Test func aDeviceErrorInTheMiddleOfASegmentedResponseIsReportedAndRecovered() async throws {
+        let harness = try ClientHarness(.memory)
+        let unhandled = StreamCollector(harness.client.unhandledMessages())
+        let events = StreamCollector(harness.client.events())
+        try await harness.client.open()
+        // The first segment of a response, then DEVICE_STATUS_NTF(ERROR).
+        harness.inject([bytes("50 02 00 02 00 01"), bytes("60 01 00 01 ff")])
+        let got = try await unhandled.waitForCount(1)
+        #expect(got[0].description.contains("interrupted by CORE_DEVICE_STATUS_NTF(ERROR) after 1 segment(s)"), "\(got[0])")
+        try await events.waitFor("recovered") { $0 == .recovered(sessions: []) }
+        #expect(harness.fake.resets == 2)
+        await harness.client.close()
+    }
+
     @Test func aCommandTheCodecCannotEncodeIsRefusedBeforeSending() async throws {
         let harness = try ClientHarness(.memory)
         try await harness.client.open()
@@ -168,7 +205,8 @@ import UWBDevice
 
     @Test func aTransportThatCannotOpenIsReportedWithItsReason() async throws {
         let port = try freeTCPPort()
-        let client = UCIClient(transport: TCPTransport(host: "127.0.0.1", port: UInt16(port)))
+        let client = UCIClient(
+            transport: TCPTransport(host: "127.0.0.1", port: UInt16(port)), logger: Logger(label: "test") { _ in RecordingLogHandler(store: .init()) })
         do {
             try await client.open()
             Issue.record("opened a port nobody listens on")
