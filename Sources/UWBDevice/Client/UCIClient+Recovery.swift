@@ -163,7 +163,10 @@ extension UCIClient {
         // The reset removed every session from the UWBS.
         for id in sessionOrder {
             guard let record = sessions[id] else { continue }
-            if routes[record.token]?.id == id { routes[record.token] = nil }
+            if routes[record.token]?.id == id {
+                routes[record.token] = nil
+                closedTokens.insert(record.token)
+            }
             sessions[id]?.state = .deinitialized
             sessions[id]?.token = id
         }
