@@ -192,13 +192,13 @@ struct SimUWBSCommand: AsyncParsableCommand {
             }
             if number == SIGUSR2 {
                 SimConsole.line("dropping every connection (SIGUSR2)")
-                server.dropConnections()
+                await server.dropConnections()
                 continue
             }
             break
         }
         for source in sources { source.cancel() }
-        server.stop()
+        await server.stop()
         await world.shutdown()
         await printing.value
         SimConsole.line("nearby sim uwbs: stopped")

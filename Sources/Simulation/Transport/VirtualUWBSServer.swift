@@ -67,22 +67,27 @@ public final class VirtualUWBSServer: Sendable {
     /// The devices of the open connections.
     public var connectedDevices: [VirtualUWBSDeviceID] { state.withLock { $0.connections.keys.sorted() } }
 
-    /// Closes every open connection (the hosts see the server hang up, as after an unplug);
-    /// new connections are still accepted.
-    public func dropConnections() {
+    /// Closes every open connection and detaches its device (the hosts see the server hang
+    /// up, as after an unplug); new connections are still accepted.
+    public func dropConnections() async {
         let connections = state.withLock { Array($0.connections.values) }
-        for connection in connections { connection.hangUp() }
+        for connection in connections {
+            await world.detach(connection.id, reason: "the server dropped the connection (like an unplug)", hangUp: true)
+        }
     }
 
-    /// Stops listening and closes every connection; their devices are detached. Idempotent.
-    public func stop() {
+    /// Stops listening, detaches every connection's device and closes the connection.
+    /// Idempotent.
+    public func stop() async {
         let connections = state.withLock { state -> [TCPConnection] in
             guard !state.stopped else { return [] }
             state.stopped = true
             return Array(state.connections.values)
         }
         shutdown(listener, Int32(SHUT_RDWR))
-        for connection in connections { connection.hangUp() }
+        for connection in connections {
+            await world.detach(connection.id, reason: "the server stopped", hangUp: true)
+        }
     }
 
     private static func listen(host: String, port: UInt16) throws(VirtualUWBSError) -> (Int32, UInt16) {
@@ -186,7 +191,7 @@ public final class VirtualUWBSServer: Sendable {
                 return true
             }
             guard accepted else {
-                connection.hangUp()
+                connection.hangUp(reason: "the server stopped")
                 connection.closeWhenIdle()
                 continue
             }
@@ -203,7 +208,7 @@ public final class VirtualUWBSServer: Sendable {
         } catch {
             logger.error("cannot attach a virtual UWBS for \(connection.peer): \(error)")
             forget(connection)
-            connection.hangUp()
+            connection.hangUp(reason: "\(error)")
             connection.closeWhenIdle()
             return
         }
@@ -231,6 +236,8 @@ final class TCPConnection: Sendable {
     private let writer: DispatchQueue
     private let closed = Atomic<Bool>(false)
     private let pendingWrites = Atomic<Int>(0)
+    /// Why this side closed the connection, if it did.
+    private let closeReason = Mutex<String?>(nil)
     /// Packets queued for a host that does not read before the connection is dropped.
     static let maximumPendingWrites = 20_000
 
@@ -243,14 +250,14 @@ final class TCPConnection: Sendable {
     }
 
     var output: VirtualUWBSOutput {
-        VirtualUWBSOutput(deliver: { [self] packet in write(packet) }, hangUp: { [self] _ in hangUp() })
+        VirtualUWBSOutput(deliver: { [self] packet in write(packet) }, hangUp: { [self] reason in hangUp(reason: reason) })
     }
 
     private func write(_ packet: [UInt8]) {
         guard !closed.load(ordering: .acquiring) else { return }
         if pendingWrites.add(1, ordering: .relaxed).newValue > Self.maximumPendingWrites {
             logger.warning("\(peer) does not read its packets; closing the connection")
-            hangUp()
+            hangUp(reason: "the host did not read \(Self.maximumPendingWrites) packets")
             return
         }
         writer.async { [self] in
@@ -266,15 +273,16 @@ final class TCPConnection: Sendable {
                 } else if count < 0, errno == EINTR {
                     continue
                 } else {
-                    hangUp()
+                    hangUp(reason: "writing failed: \(String(cString: strerror(errno)))")
                     return
                 }
             }
         }
     }
 
-    /// Shuts the socket down: the reader sees the end and detaches the device.
-    func hangUp() {
+    /// Shuts the socket down: the reader sees the end and detaches the device with `reason`.
+    func hangUp(reason: String) {
+        closeReason.withLock { if $0 == nil { $0 = reason } }
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
@@ -308,6 +316,7 @@ final class TCPConnection: Sendable {
                 continue
             }
             if count < 0, errno == EINTR { continue }
+            if let reason = closeReason.withLock({ $0 }) { return reason }
             var reason = count == 0 ? "the host closed the connection" : "connection error: \(String(cString: strerror(errno)))"
             if framer.bufferedByteCount > 0 {
                 reason += " (\(framer.bufferedByteCount) byte(s) of an incomplete packet were dropped)"

@@ -120,7 +120,11 @@ public struct VirtualPeer: Sendable, Hashable, CustomStringConvertible {
         } else {
             scenario = nil
         }
-        try validate()
+        do {
+            try validate()
+        } catch {
+            throw invalid(error.message)
+        }
     }
 
     private static let keys = ["session", "mac", "peer", "channel", "preamble", "interval", "role", "type", "scenario"]

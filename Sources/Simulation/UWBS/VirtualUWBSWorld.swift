@@ -444,7 +444,7 @@ public actor VirtualUWBSWorld {
             devices[id]?.isSilent = on
         case .disconnect(let after):
             if !device.isPeer {
-                unplugged[id] = after.map { ContinuousClock.now.advanced(by: $0) }
+                unplugged.updateValue(after.map { ContinuousClock.now.advanced(by: $0) }, forKey: id)
             }
             detach(id, reason: "unplugged (injected disconnect)", hangUp: true)
         case .slowResponses(let delay, let count):
