@@ -240,3 +240,32 @@ import UCI
         await world.shutdown()
     }
 }
+
+/// The device state machine on its own: packets in, packets and state changes out, no world.
+@Suite struct UWBSStateMachineTests {
+    @Test func packetsInPacketsAndChangesOut() throws {
+        var uwbs = VirtualUWBS(configuration: VirtualUWBSConfiguration(uciVersion: .v1_1))
+        #expect(uwbs.awaitingReset)
+        #expect(uwbs.powerOn().packets == [bytes("60 01 00 01 01")])
+        var reaction = uwbs.receive(bytes("21 05 00 00"), at: 0)
+        #expect(reaction.packets == [bytes("60 01 00 01 ff")])
+        #expect(reaction.deviceStates == [.error])
+        reaction = uwbs.receive(bytes("20 00 00 01 00"), at: 0)
+        #expect(reaction.packets == [bytes("40 00 00 01 00"), bytes("60 01 00 01 01")])
+        #expect(!uwbs.awaitingReset && uwbs.deviceState == .ready)
+        reaction = uwbs.receive(bytes("21 00 00 05 07 00 00 00 00"), at: 0)
+        #expect(reaction.packets == [bytes("41 00 00 01 00"), bytes("61 02 00 06 07 00 00 00 00 00")])
+        #expect(reaction.sessionChanges == [VirtualSessionChange(sessionID: 7, token: 7, state: .initialized, reason: .stateChangeWithSessionManagementCommands)])
+        let configure = try UCICommand.setAppConfig(session: 7, configs: Configs.session(controller: false, mac: 2, peer: 1)).packets()[0].bytes
+        reaction = uwbs.receive(configure, at: 0)
+        #expect(reaction.sessionChanges.map(\.state) == [.idle])
+        reaction = uwbs.receive(bytes("22 00 00 04 07 00 00 00"), at: 1)
+        #expect(reaction.sessionChanges.map(\.description) == ["session 7 ACTIVE"])
+        #expect(reaction.deviceStates == [.active])
+        #expect(uwbs.sessionSnapshots.map(\.state) == [.active])
+        #expect(uwbs.sessionSnapshots.first?.configuration.deviceMACAddress == .short(2))
+        reaction = try uwbs.stopSession(id: 7, reason: .maxRangingRoundRetryCountReached)
+        #expect(reaction.packets == [bytes("61 02 00 06 07 00 00 00 03 01"), bytes("60 01 00 01 01")])
+        #expect(reaction.sessionChanges.map(\.description) == ["session 7 IDLE (MAX_RANGING_ROUND_RETRY_COUNT_REACHED (0x01))"])
+    }
+}
