@@ -145,6 +145,7 @@ extension VirtualUWBSWorld {
             trajectory = scenario.hostTrajectory
         case .accessory(let index):
             sceneID = .accessory(index)
+            devices[id]?.accessoryIndex = index
             trajectory = (device.peerScenario ?? scenario).trajectory(forAccessory: index, seed: seed)
         case .custom(let custom, let path):
             sceneID = custom
@@ -161,11 +162,7 @@ extension VirtualUWBSWorld {
         var taken = Set<Int>()
         for device in devices.values {
             if case .accessory(let index) = device.placement { taken.insert(index) }
-            if let placed = device.sceneID {
-                for index in 0..<(taken.count + devices.count + 1) where SceneDeviceID.accessory(index) == placed {
-                    taken.insert(index)
-                }
-            }
+            if let index = device.accessoryIndex { taken.insert(index) }
         }
         var index = 0
         while taken.contains(index) { index += 1 }

@@ -58,6 +58,8 @@ public actor VirtualUWBSWorld {
         var placement: VirtualUWBSPlacement
         var peerScenario: Scenario?
         var sceneID: SceneDeviceID?
+        /// The scenario accessory it was placed as, if any.
+        var accessoryIndex: Int?
         var isPeer: Bool
         var isSilent = false
         var slowCommands: (delay: Duration, count: Int)?
