@@ -32,6 +32,9 @@ public final class VirtualUWBSServer: Sendable {
     private struct State {
         var connections: [VirtualUWBSDeviceID: TCPConnection] = [:]
         var stopped = false
+        /// Only the accept thread closes the listener; shutting it down elsewhere happens under
+        /// the lock and only while it is open (a closed descriptor number may be reused).
+        var listenerOpen = true
     }
 
     /// Listens on `host:port` and starts accepting connections.
@@ -58,7 +61,13 @@ public final class VirtualUWBSServer: Sendable {
     }
 
     deinit {
-        shutdown(listener, Int32(SHUT_RDWR))
+        shutDownListener()
+    }
+
+    private func shutDownListener() {
+        state.withLock { state in
+            if state.listenerOpen { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
     }
 
     /// `"127.0.0.1:7000"` or `"[::1]:7000"`.
@@ -84,7 +93,7 @@ public final class VirtualUWBSServer: Sendable {
             state.stopped = true
             return Array(state.connections.values)
         }
-        shutdown(listener, Int32(SHUT_RDWR))
+        shutDownListener()
         for connection in connections {
             await world.detach(connection.id, reason: "the server stopped", hangUp: true)
         }
@@ -177,7 +186,10 @@ public final class VirtualUWBSServer: Sendable {
             }
             if fd < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
-                close(listener)
+                state.withLock { state in
+                    state.listenerOpen = false
+                    close(listener)
+                }
                 return
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -236,8 +248,14 @@ final class TCPConnection: Sendable {
     private let writer: DispatchQueue
     private let closed = Atomic<Bool>(false)
     private let pendingWrites = Atomic<Int>(0)
-    /// Why this side closed the connection, if it did.
-    private let closeReason = Mutex<String?>(nil)
+    private struct Descriptor {
+        var open = true
+        /// Why this side closed the connection, if it did.
+        var closeReason: String?
+    }
+    /// The descriptor is shut down and closed under this lock only, so a shutdown never hits a
+    /// reused descriptor number.
+    private let descriptor = Mutex(Descriptor())
     /// Packets queued for a host that does not read before the connection is dropped.
     static let maximumPendingWrites = 20_000
 
@@ -282,14 +300,23 @@ final class TCPConnection: Sendable {
 
     /// Shuts the socket down: the reader sees the end and detaches the device with `reason`.
     func hangUp(reason: String) {
-        closeReason.withLock { if $0 == nil { $0 = reason } }
-        shutdown(fd, Int32(SHUT_RDWR))
+        descriptor.withLock { descriptor in
+            guard descriptor.open else { return }
+            if descriptor.closeReason == nil { descriptor.closeReason = reason }
+            shutdown(fd, Int32(SHUT_RDWR))
+        }
     }
 
     /// Closes the descriptor once queued writes are done.
     func closeWhenIdle() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        writer.async { [fd] in close(fd) }
+        writer.async { [self] in
+            descriptor.withLock { descriptor in
+                guard descriptor.open else { return }
+                descriptor.open = false
+                close(fd)
+            }
+        }
     }
 
     func startReading(into inbox: VirtualUWBSInbox, onEnd: @escaping @Sendable (String) -> Void) {
@@ -316,7 +343,7 @@ final class TCPConnection: Sendable {
                 continue
             }
             if count < 0, errno == EINTR { continue }
-            if let reason = closeReason.withLock({ $0 }) { return reason }
+            if let reason = descriptor.withLock({ $0.closeReason }) { return reason }
             var reason = count == 0 ? "the host closed the connection" : "connection error: \(String(cString: strerror(errno)))"
             if framer.bufferedByteCount > 0 {
                 reason += " (\(framer.bufferedByteCount) byte(s) of an incomplete packet were dropped)"
