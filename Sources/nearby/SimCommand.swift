@@ -301,7 +301,8 @@ final class SimEventPrinter: Sendable {
         SimConsole.line(line)
     }
 
+    /// Two decimals, without a "-0.00".
     private static func format(_ value: Double) -> String {
-        String(format: "%.2f", value)
+        String(format: "%.2f", abs(value) < 0.005 ? 0 : value)
     }
 }
