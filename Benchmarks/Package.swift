@@ -43,6 +43,16 @@ let package = Package(
             path: "Benchmarks/UWBClientBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "SimulationBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Simulation", package: "nearby"),
+                .product(name: "UCI", package: "nearby"),
+            ],
+            path: "Benchmarks/SimulationBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
