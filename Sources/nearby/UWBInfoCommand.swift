@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import Simulation
 import UCI
 import UWBDevice
 
@@ -111,12 +112,28 @@ struct UWBInfoCommand: AsyncParsableCommand {
             case .uwbInitiationTime: value = try single.supportsUWBInitiationTime().map { .flag($0) }
             case .maxMessageSize: value = try single.maxMessageSize().map { .integer(Int64($0)) }
             case .maxDataPacketPayloadSize: value = try single.maxDataPacketPayloadSize().map { .integer(Int64($0)) }
+            case .deviceTypes:
+                value = codes(bitIndices(capability.value)) { bit in (UCIDeviceType(rawValue: bit).name, bit) }
+            case .scheduledModes:
+                value = codes(bitIndices(capability.value)) { bit in (UCIScheduleMode(rawValue: bit).name, bit) }
+            case .blockStriding where capability.value.count == 1: value = .flag(capability.value[0] != 0)
+            case .phyVersionRange where capability.value.count == 4, .macVersionRange where capability.value.count == 4:
+                let v = capability.value
+                value = .text("\(v[0]).\(v[1]) to \(v[2]).\(v[3])")
             default: value = nil
             }
         } catch {
             return UCIField(name, .text("\(UCIFieldValue.bytes(capability.value).text) (malformed: \(error.detail))"))
         }
         return UCIField(name, value ?? .bytes(capability.value))
+    }
+}
+
+/// The bits set in a little-endian bit mask of 1-8 bytes (bit n = value n), `nil` for other sizes.
+private func bitIndices(_ mask: [UInt8]) -> [UInt8]? {
+    guard (1...8).contains(mask.count) else { return nil }
+    return mask.enumerated().flatMap { index, byte in
+        (0..<8).compactMap { bit in byte & (1 << bit) != 0 ? UInt8(8 * index + bit) : nil }
     }
 }
 
@@ -139,16 +156,9 @@ enum UWBClientSetup {
         return UCIClient(transport: try transport(for: spec, logger: logger), logger: logger)
     }
 
-    /// The transport for `spec`.
+    /// The transport for `spec`: `sim` is an in-process virtual UWBS of the shared simulated
+    /// world (the `demo` scenario, a mirrored peer for every destination address).
     static func transport(for spec: UWBDeviceSpec, logger: Logger) throws -> any UCITransport {
-        switch spec {
-        case .simulator:
-            throw UWBDeviceError(
-                .unsupported, device: "sim",
-                reason: "the built-in simulator is not available in this build",
-                remedy: "Use a UCI server instead: `nearby sim uwbs --listen 127.0.0.1:7000` or pica, with --device tcp:127.0.0.1:7000.")
-        default:
-            return try spec.makeTransport(logger: logger)
-        }
+        try spec.makeTransport(world: .shared, logger: logger)
     }
 }

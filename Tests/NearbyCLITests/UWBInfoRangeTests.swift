@@ -157,12 +157,6 @@ import Testing
         #expect(server.received.last == [0x21, 0x01, 0x00, 0x04, 0x01, 0x00, 0x00, 0x00])
     }
 
-    @Test func theBuiltInSimulatorIsRefusedWithWhatToUseInstead() async throws {
-        let run = try await ChildProcess.run(PackagePaths.nearby, ["uwb", "info", "--device", "sim"])
-        #expect(run.status == 1)
-        #expect(run.stderr.contains("nearby sim uwbs --listen"), "\(run.stderr)")
-    }
-
     @Test(arguments: [(UMockdevEmulator.Kit.dwm3001cdk, "usb:1915:520f"), (.sr150, "usb:0403:6015")])
     func infoAndRangeThroughAnEmulatedDevKit(kit: UMockdevEmulator.Kit, device: String) async throws {
         let server = try ScriptedUCIServer(responder: ScriptedUWBS().responder)
