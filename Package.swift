@@ -90,10 +90,10 @@ let package = Package(
         .testTarget(name: "UCITests", dependencies: ["NearbyTestSupport", "UCI", "Ranging"], swiftSettings: swiftSettings),
         .testTarget(name: "NearbySupportTests", dependencies: ["NearbySupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "UWBDeviceTests", dependencies: ["NearbyTestSupport", "UWBDevice", "UCI", "Simulation", "NearbySupport"],
+            name: "UWBDeviceTests", dependencies: ["NearbyTestSupport", "UWBDevice", "UCI", "Ranging", "Simulation", "NearbySupport", logging],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "LowEnergyTests", dependencies: ["NearbyTestSupport", "LowEnergy", "NearbySupport"], swiftSettings: swiftSettings),
+            name: "LowEnergyTests", dependencies: ["NearbyTestSupport", "LowEnergy", "NearbySupport", logging], swiftSettings: swiftSettings),
         .testTarget(
             name: "AccessoriesTests", dependencies: ["NearbyTestSupport", "Accessories", "LowEnergy", "NearbySupport"],
             swiftSettings: swiftSettings),
@@ -102,7 +102,7 @@ let package = Package(
             dependencies: ["NearbyTestSupport", "NearbyInteraction", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy", "NearbySupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SimulationTests", dependencies: ["NearbyTestSupport", "Simulation", "UCI", "UWBDevice", "Ranging"],
+            name: "SimulationTests", dependencies: ["NearbyTestSupport", "Simulation", "UCI", "UWBDevice", "Ranging", logging],
             swiftSettings: swiftSettings),
         // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
         .testTarget(

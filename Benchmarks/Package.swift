@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(name: "nearby", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(
@@ -38,6 +39,27 @@ let package = Package(
                 .product(name: "LowEnergy", package: "nearby"),
             ],
             path: "Benchmarks/LowEnergyBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "UWBClientBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "UWBDevice", package: "nearby"),
+                .product(name: "UCI", package: "nearby"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/UWBClientBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "SimulationBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Simulation", package: "nearby"),
+                .product(name: "UCI", package: "nearby"),
+            ],
+            path: "Benchmarks/SimulationBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

@@ -5,8 +5,8 @@ import UWBDevice
 struct UWBCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "uwb",
-        abstract: "Work with the UWB dev kit: list attached kits, send raw UCI packets.",
-        subcommands: [UWBListCommand.self, UWBRawCommand.self]
+        abstract: "Work with the UWB dev kit: list kits, show what one is, range with explicit parameters, send raw UCI packets.",
+        subcommands: [UWBListCommand.self, UWBInfoCommand.self, UWBRangeCommand.self, UWBRawCommand.self]
     )
 }
 

@@ -1,0 +1,179 @@
+import Logging
+import NearbySupport
+import UCI
+
+extension VirtualUWBSWorld {
+    /// One due round of one session: a controller ranges with every DST address; a controlee
+    /// checks whether a controller reached it.
+    func runRound(device id: VirtualUWBSDeviceID, token: UInt32, at time: Double) {
+        guard let device = devices[id], let session = device.uwbs.session(token: token) else { return }
+        guard session.isController else {
+            let served = session.servedSinceCheck
+            guard let reaction = devices[id]?.uwbs.checkReception(token, at: time) else { return }
+            if !served {
+                for address in session.configuration.destinationAddresses {
+                    broadcaster.yield(.round(timeoutRound(id, session.id, address, time)))
+                }
+            }
+            handle(reaction, from: id)
+            return
+        }
+        var results: [RoundResult] = []
+        var rounds: [VirtualRangingRound] = []
+        var served: [(id: VirtualUWBSDeviceID, token: UInt32, result: RoundResult, round: VirtualRangingRound)] = []
+        for address in session.configuration.destinationAddresses {
+            guard !device.isSilent, let peer = findPeer(for: session, on: id, address: address),
+                let ownAddress = session.configuration.deviceMACAddress
+            else {
+                results.append(RoundResult(address: address))
+                rounds.append(timeoutRound(id, session.id, address, time))
+                continue
+            }
+            let sceneTime = startScenarioIfNeeded(at: time)
+            let controllerScene = sceneID(for: id, asController: true)
+            let controleeScene = sceneID(for: peer.id, asController: false)
+            let mine: SimulatedMeasurement?
+            let theirs: SimulatedMeasurement?
+            do {
+                mine = try scene.measure(from: controllerScene, to: controleeScene, at: sceneTime)
+                theirs = try scene.measure(from: controleeScene, to: controllerScene, at: sceneTime)
+            } catch {
+                logger.error("scene: \(error)", metadata: ["device": "\(id)"])
+                results.append(RoundResult(address: address))
+                rounds.append(timeoutRound(id, session.id, address, time))
+                continue
+            }
+            let controleeView = Self.sharedRound(theirs, controller: mine)
+            results.append(RoundResult(address: address, measurement: mine, peerMeasurement: theirs))
+            rounds.append(
+                VirtualRangingRound(
+                    device: id, sessionID: session.id, peerAddress: address, peerDevice: peer.id, worldTime: time,
+                    sceneTime: sceneTime, measurement: mine))
+            served.append(
+                (
+                    peer.id, peer.token, RoundResult(address: ownAddress, measurement: controleeView, peerMeasurement: mine),
+                    VirtualRangingRound(
+                        device: peer.id, sessionID: session.id, peerAddress: ownAddress, peerDevice: id, worldTime: time,
+                        sceneTime: sceneTime, measurement: controleeView)
+                ))
+        }
+        guard let reaction = devices[id]?.uwbs.runRound(token, at: time, results: results) else { return }
+        for round in rounds { broadcaster.yield(.round(round)) }
+        handle(reaction, from: id)
+        for entry in served {
+            guard let peerReaction = devices[entry.id]?.uwbs.serve(entry.token, at: time, result: entry.result) else { continue }
+            broadcaster.yield(.round(entry.round))
+            handle(peerReaction, from: entry.id)
+        }
+    }
+
+    private func timeoutRound(
+        _ id: VirtualUWBSDeviceID, _ sessionID: UInt32, _ address: UCIMACAddress, _ time: Double
+    ) -> VirtualRangingRound {
+        VirtualRangingRound(
+            device: id, sessionID: sessionID, peerAddress: address, peerDevice: nil, worldTime: time, sceneTime: nil,
+            measurement: nil)
+    }
+
+    /// The controlee's report of a round: one two-way exchange gives both sides the same
+    /// outcome and distance (and the controller's NLoS verdict); angles, their figures of merit
+    /// and RSSI are the controlee's own.
+    static func sharedRound(_ controlee: SimulatedMeasurement?, controller: SimulatedMeasurement?) -> SimulatedMeasurement? {
+        guard var view = controlee, let controller else { return controlee }
+        view.status = controller.status
+        view.distance = controller.distance
+        view.isOutlier = controller.isOutlier
+        view.reportedNonLineOfSight = controller.reportedNonLineOfSight
+        if !controller.isValid {
+            view.azimuth = nil
+            view.elevation = nil
+            view.azimuthFigureOfMerit = nil
+            view.elevationFigureOfMerit = nil
+            view.rssi = nil
+        }
+        return view
+    }
+
+    /// The device and session answering `address` for `session` (same session ID, ACTIVE,
+    /// compatible), if one is in the world. Devices with the address that cannot range are
+    /// reported once as ``VirtualUWBSEvent/cannotRange(_:sessionID:peer:peerDevice:reason:)``.
+    private func findPeer(
+        for session: VirtualSession, on id: VirtualUWBSDeviceID, address: UCIMACAddress
+    ) -> (id: VirtualUWBSDeviceID, token: UInt32)? {
+        for peerID in devices.keys.sorted() where peerID != id {
+            guard let peer = devices[peerID], !peer.isSilent else { continue }
+            for candidate in peer.uwbs.orderedSessions
+            where candidate.state == .active && candidate.id == session.id
+                && candidate.configuration.deviceMACAddress == address
+            {
+                if let reason = RangingCompatibility.mismatch(session.configuration, candidate.configuration) {
+                    let key = "\(id)|\(session.id)|\(address)|\(peerID)"
+                    if reportedMismatches.insert(key).inserted {
+                        broadcaster.yield(
+                            .cannotRange(id, sessionID: session.id, peer: address, peerDevice: peerID, reason: reason))
+                    }
+                    continue
+                }
+                return (peerID, candidate.token)
+            }
+        }
+        return nil
+    }
+
+    /// Scenario time of a paired round at `time`, starting the scenario's clock on the first.
+    private func startScenarioIfNeeded(at time: Double) -> Double {
+        if scenarioStart == .firstRanging, scenarioEpoch == nil { scenarioEpoch = time }
+        return scenarioTime(at: time) ?? 0
+    }
+
+    // MARK: Places
+
+    /// The scene device of `id`, placing it now if needed (see ``VirtualUWBSPlacement``).
+    func sceneID(for id: VirtualUWBSDeviceID, asController: Bool) -> SceneDeviceID {
+        guard let device = devices[id] else { return SceneDeviceID("detached-\(id.rawValue)") }
+        if let placed = device.sceneID { return placed }
+        let sceneID: SceneDeviceID
+        let trajectory: Trajectory
+        var placement = device.placement
+        if placement == .automatic {
+            let hostTaken = devices.values.contains { $0.id != id && ($0.sceneID == .host || $0.placement == .host) }
+            placement = asController && !hostTaken ? .host : .accessory(nextFreeAccessory())
+        }
+        switch placement {
+        case .host, .automatic:
+            sceneID = .host
+            trajectory = scenario.hostTrajectory
+        case .accessory(let index):
+            sceneID = .accessory(index)
+            devices[id]?.accessoryIndex = index
+            trajectory = (device.peerScenario ?? scenario).trajectory(forAccessory: index, seed: seed)
+        case .custom(let custom, let path):
+            sceneID = custom
+            trajectory = path
+        }
+        scene.place(sceneID, on: trajectory)
+        devices[id]?.sceneID = sceneID
+        broadcaster.yield(.devicePlaced(id, sceneID))
+        return sceneID
+    }
+
+    /// The smallest accessory index no attached device holds or asked for.
+    func nextFreeAccessory() -> Int {
+        var taken = Set<Int>()
+        for device in devices.values {
+            if case .accessory(let index) = device.placement { taken.insert(index) }
+            if let index = device.accessoryIndex { taken.insert(index) }
+        }
+        var index = 0
+        while taken.contains(index) { index += 1 }
+        return index
+    }
+
+    /// Frees a detached device's place (removing it from the scene if no one else is there).
+    func release(_ device: Device) {
+        guard let placed = device.sceneID else { return }
+        if !devices.values.contains(where: { $0.sceneID == placed }) {
+            scene.remove(placed)
+        }
+    }
+}
