@@ -24,11 +24,15 @@ let package = Package(
         .library(name: "Accessories", targets: ["Accessories"]),
         .library(name: "NearbyInteraction", targets: ["NearbyInteraction"]),
         .library(name: "Simulation", targets: ["Simulation"]),
+        .library(name: "Hooks", targets: ["Hooks"]),
+        .library(name: "NearbyConfig", targets: ["NearbyConfig"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C system libraries: module map + shim.h only.
@@ -71,12 +75,29 @@ let package = Package(
             dependencies: ["Ranging", "UCI", "UWBDevice", "LowEnergy", "NearbyInteraction", "NearbySupport", logging],
             swiftSettings: swiftSettings),
 
+        // Zone-trigger hooks: run commands on ranging events (argv only, data in the environment).
+        .target(
+            name: "Hooks",
+            dependencies: [
+                "Ranging", "NearbySupport", logging,
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
+            swiftSettings: swiftSettings),
+        // The configuration file (TOML): zones, filter, hooks, transports, retry policy, output.
+        .target(
+            name: "NearbyConfig",
+            dependencies: [
+                "Ranging", "Hooks", "NearbySupport",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            swiftSettings: swiftSettings),
+
         // The CLI: parses, wires, prints.
         .executableTarget(
             name: "nearby",
             dependencies: [
                 "Ranging", "UCI", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
-                "Simulation", "NearbySupport", logging,
+                "Simulation", "Hooks", "NearbyConfig", "NearbySupport", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
@@ -103,6 +124,12 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SimulationTests", dependencies: ["NearbyTestSupport", "Simulation", "UCI", "UWBDevice", "Ranging", logging],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HooksTests", dependencies: ["NearbyTestSupport", "Hooks", "Ranging", "NearbySupport", logging],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NearbyConfigTests", dependencies: ["NearbyTestSupport", "NearbyConfig", "Hooks", "Ranging"],
             swiftSettings: swiftSettings),
         // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
         .testTarget(

@@ -1,0 +1,1 @@
+// NearbyConfig: the TOML configuration file (zones, filter, hooks, transports, retry policy, output).

@@ -1,0 +1,2 @@
+// Tests for NearbyConfig.
+import Testing
