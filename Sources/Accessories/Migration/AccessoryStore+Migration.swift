@@ -1,0 +1,57 @@
+public import LowEnergy
+
+extension AccessoryStore {
+    /// Adds an accessory the system already knows, by address (like AccessorySetupKit's
+    /// `ASMigrationDisplayItem`): no scan, no connection; bonding state `unknown`. An address
+    /// already stored is kept as it is (``AddOutcome/alreadyStored(_:)``).
+    /// - Parameters:
+    ///   - displayName: the name to show (default: the address).
+    ///   - descriptor: how to recognise its advertisements, if known.
+    /// - Throws: ``MigrationError/store(_:)``.
+    @discardableResult
+    public func migrate(address: BluetoothAddress, type: BluetoothAddressType, displayName: String? = nil,
+                        descriptor: DiscoveryDescriptor? = nil) throws(MigrationError) -> AddOutcome {
+        let record = AccessoryRecord(
+            displayName: displayName ?? address.description, address: address, addressType: type,
+            descriptor: descriptor, bonding: .unknown, origin: .migratedAddress)
+        do {
+            return try add(record, ifPresent: .keep)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Adds the LE devices BlueZ knows (its bond directory), or only `address`: name, address
+    /// type and bonding state come from the `info` file. BR/EDR-only devices are left out;
+    /// addresses already stored are kept as they are.
+    /// - Parameters:
+    ///   - directory: the bond directory (tests pass a fixture).
+    ///   - address: migrate only this device.
+    ///   - displayName: the display name (default: BlueZ's name, else the address).
+    /// - Returns: one outcome per migrated device.
+    /// - Throws: ``MigrationError`` (unreadable directory: run with sudo or give the address).
+    @discardableResult
+    public func migrate(from directory: BlueZBondDirectory, only address: BluetoothAddress? = nil,
+                        displayName: String? = nil) throws(MigrationError) -> [AddOutcome] {
+        let devices: [KnownDevice]
+        if let address {
+            let device = try directory.device(address)
+            guard device.supportsLE else { throw .notLowEnergy(device) }
+            devices = [device]
+        } else {
+            devices = try directory.devices().filter(\.supportsLE)
+        }
+        var outcomes: [AddOutcome] = []
+        for device in devices {
+            let record = AccessoryRecord(
+                displayName: displayName ?? device.name ?? device.address.description, advertisedName: device.name,
+                address: device.address, addressType: device.addressType, bonding: device.bonding, origin: .migratedBlueZ)
+            do {
+                outcomes.append(try add(record, ifPresent: .keep))
+            } catch {
+                throw .store(error)
+            }
+        }
+        return outcomes
+    }
+}
