@@ -1,0 +1,208 @@
+import Foundation
+public import Logging
+public import LowEnergy
+
+/// The setup flow (AccessorySetupKit's `showPicker` on Linux): scan with the display items'
+/// descriptors, let a chooser pick from the live list, connect, check that the accessory offers
+/// a known data channel, disconnect, and store it.
+///
+/// ```swift
+/// let setup = AccessorySetup(host: host, items: [item], store: AccessoryStore())
+/// let result = try await setup.run(timeout: .seconds(30), chooser: ScriptedChooser(.first))
+/// ```
+public struct AccessorySetup: Sendable {
+    /// The started BLE host (setup stops its scans before connecting).
+    public let host: BLEHost
+    /// What to offer.
+    public let items: [DisplayItem]
+    /// Where the accessory is stored.
+    public let store: AccessoryStore
+    /// The data channels an accessory must offer one of (default: ``DataChannelService/known``).
+    public var dataChannels: [DataChannelService]
+    /// How long the accessory may take to accept the connection.
+    public var connectTimeout: Duration
+    /// How long a device stays in the list without a new advertisement.
+    public var staleAfter: Duration
+    private let logger: Logger
+
+    /// What a successful setup did.
+    public struct Result: Sendable, Hashable {
+        /// The picked candidate.
+        public var candidate: AccessoryCandidate
+        /// The data channel the accessory offers.
+        public var dataChannel: DataChannelService
+        /// What the store did (``AccessoryStore/AddOutcome/updated(_:previous:)`` when the
+        /// address was set up before: its id is kept).
+        public var outcome: AccessoryStore.AddOutcome
+
+        /// The stored record.
+        public var record: AccessoryRecord { outcome.record }
+    }
+
+    /// Creates a setup flow.
+    public init(host: BLEHost, items: [DisplayItem], store: AccessoryStore,
+                dataChannels: [DataChannelService] = DataChannelService.known,
+                connectTimeout: Duration = .seconds(10), staleAfter: Duration = .seconds(10),
+                logger: Logger = Logger(label: "nearby.accessories")) {
+        self.host = host
+        self.items = items
+        self.store = store
+        self.dataChannels = dataChannels
+        self.connectTimeout = connectTimeout
+        self.staleAfter = staleAfter
+        self.logger = logger
+    }
+
+    /// Picks (``choose(timeout:chooser:)``) then sets up (``setUp(_:)``).
+    public func run(timeout: Duration?, chooser: some AccessoryChooser) async throws(AccessorySetupError) -> Result {
+        let candidate = try await choose(timeout: timeout, chooser: chooser)
+        return try await setUp(candidate)
+    }
+
+    private enum Input: Sendable {
+        case advertisement(Advertisement)
+        case command(PickerCommand)
+        case tick
+        case timeout
+        case scanEnded
+    }
+
+    /// Scans and lets `chooser` pick. Only connectable advertisers are offered.
+    /// - Parameter timeout: how long to wait for a pick (`nil`: until picked or cancelled).
+    /// - Throws: ``AccessorySetupError/nothingFound(items:timeout:)``, ``AccessorySetupError/noMatch(choice:timeout:found:)``,
+    ///   ``AccessorySetupError/notPicked(timeout:found:)``, ``AccessorySetupError/cancelled``,
+    ///   ``AccessorySetupError/bluetooth(_:)`` if the scan fails or ends.
+    public func choose(timeout: Duration?, chooser: some AccessoryChooser) async throws(AccessorySetupError) -> AccessoryCandidate {
+        let advertisements: AsyncStream<Advertisement>
+        do {
+            advertisements = try await host.scan()
+        } catch {
+            throw .bluetooth(error)
+        }
+        let (inputs, continuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let staleAfter = self.staleAfter
+        let feeders = [
+            Task {
+                for await advertisement in advertisements { continuation.yield(.advertisement(advertisement)) }
+                continuation.yield(.scanEnded)
+            },
+            Task {
+                for await command in chooser.commands() { continuation.yield(.command(command)) }
+            },
+            Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: min(staleAfter / 4, .seconds(1)))
+                    continuation.yield(.tick)
+                }
+            },
+            Task {
+                guard let timeout else { return }
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled { continuation.yield(.timeout) }
+            },
+        ]
+        defer {
+            for feeder in feeders { feeder.cancel() }
+            continuation.finish()
+        }
+        var picker = AccessoryPicker(items: items, staleAfter: staleAfter, connectableOnly: true)
+        for await input in inputs {
+            let update: PickerUpdate
+            switch input {
+            case .advertisement(let advertisement):
+                switch picker.ingest(advertisement) {
+                case .added(let index)?: update = .added(picker.candidates[index])
+                case .updated(let index)?: update = .updated(picker.candidates[index])
+                case nil: continue
+                }
+            case .tick:
+                let removed = picker.expire(now: .now)
+                if removed.isEmpty { continue }
+                update = .expired(removed)
+            case .command(let command):
+                switch command {
+                case .cancel:
+                    throw .cancelled
+                case .move(let move):
+                    picker.move(move)
+                    update = .moved
+                case .pickHighlighted:
+                    if let highlighted = picker.highlighted { return highlighted }
+                    update = .rejected("nothing to pick yet")
+                case .pick(let choice):
+                    do {
+                        return try picker.select(choice)
+                    } catch {
+                        update = .rejected(error.description)
+                    }
+                }
+            case .timeout:
+                let timeout = timeout ?? .zero
+                let found = picker.candidates.map(\.description)
+                if found.isEmpty { throw .nothingFound(items: items, timeout: timeout) }
+                if let choice = chooser.scriptedChoice { throw .noMatch(choice: choice, timeout: timeout, found: found) }
+                throw .notPicked(timeout: timeout, found: found)
+            case .scanEnded:
+                throw .bluetooth(.notReady(detail: "the scan ended (the controller stopped or the transport closed)"))
+            }
+            if let picked = chooser.pickerChanged(picker, update: update) { return picked }
+        }
+        throw .cancelled
+    }
+
+    /// Connects to `candidate`, checks that it offers one of ``dataChannels``, disconnects and
+    /// stores it (an address set up before keeps its id). Stops the host's scans first.
+    /// - Throws: ``AccessorySetupError/accessoryDidNotAnswer(address:timeout:)``,
+    ///   ``AccessorySetupError/accessoryRefused(address:reason:)``,
+    ///   ``AccessorySetupError/noDataChannel(address:offered:known:)`` (nothing stored),
+    ///   ``AccessorySetupError/bluetooth(_:)``, ``AccessorySetupError/store(_:)``.
+    public func setUp(_ candidate: AccessoryCandidate) async throws(AccessorySetupError) -> Result {
+        await host.stopScanning()
+        let address = candidate.address
+        let connection: BLEConnection
+        do {
+            connection = try await host.connect(to: address, type: candidate.addressType.connectable, timeout: connectTimeout)
+        } catch {
+            throw Self.mapConnect(error, address: address, timeout: connectTimeout)
+        }
+        logger.info("connected to \(address) for setup; looking for a data channel")
+        let offered: DataChannelService?
+        do {
+            offered = try await DataChannelService.offered(on: connection, among: dataChannels)
+        } catch {
+            _ = try? await connection.disconnect()
+            throw Self.mapConnect(error, address: address, timeout: connectTimeout)
+        }
+        guard let offered else {
+            let services = (try? await connection.gatt.discoverPrimaryServices().map(\.uuid)) ?? []
+            _ = try? await connection.disconnect()
+            throw .noDataChannel(address: address, offered: services, known: dataChannels)
+        }
+        _ = try? await connection.disconnect()
+        let record = AccessoryRecord(
+            displayName: candidate.displayName, advertisedName: candidate.advertisedName, address: address,
+            addressType: candidate.addressType, descriptor: candidate.displayItem.descriptor,
+            dataChannel: DataChannelReference(offered), bonding: .none, origin: .setup,
+            imagePath: candidate.displayItem.imagePath, lastSeenAt: Date())
+        do {
+            let outcome = try await store.add(record, ifPresent: .update)
+            logger.info("stored \(outcome.record)")
+            return Result(candidate: candidate, dataChannel: offered, outcome: outcome)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    static func mapConnect(_ error: BluetoothError, address: BluetoothAddress, timeout: Duration) -> AccessorySetupError {
+        switch error {
+        case .timeout:
+            return .accessoryDidNotAnswer(address: address, timeout: timeout)
+        case .commandFailed(_, let status):
+            return .accessoryRefused(address: address, reason: "\(status)")
+        case .attError, .disconnected:
+            return .accessoryRefused(address: address, reason: error.description)
+        default:
+            return .bluetooth(error)
+        }
+    }
+}
