@@ -10,12 +10,12 @@ extension AccessoryStore {
     /// - Throws: ``MigrationError/store(_:)``.
     @discardableResult
     public func migrate(address: BluetoothAddress, type: BluetoothAddressType, displayName: String? = nil,
-                        descriptor: DiscoveryDescriptor? = nil) throws(MigrationError) -> AddOutcome {
+                        descriptor: DiscoveryDescriptor? = nil) async throws(MigrationError) -> AddOutcome {
         let record = AccessoryRecord(
             displayName: displayName ?? address.description, address: address, addressType: type,
             descriptor: descriptor, bonding: .unknown, origin: .migratedAddress)
         do {
-            return try add(record, ifPresent: .keep)
+            return try await add(record, ifPresent: .keep)
         } catch {
             throw .store(error)
         }
@@ -32,7 +32,7 @@ extension AccessoryStore {
     /// - Throws: ``MigrationError`` (unreadable directory: run with sudo or give the address).
     @discardableResult
     public func migrate(from directory: BlueZBondDirectory, only address: BluetoothAddress? = nil,
-                        displayName: String? = nil) throws(MigrationError) -> [AddOutcome] {
+                        displayName: String? = nil) async throws(MigrationError) -> [AddOutcome] {
         let devices: [KnownDevice]
         if let address {
             let device = try directory.device(address)
@@ -47,7 +47,7 @@ extension AccessoryStore {
                 displayName: displayName ?? device.name ?? device.address.description, advertisedName: device.name,
                 address: device.address, addressType: device.addressType, bonding: device.bonding, origin: .migratedBlueZ)
             do {
-                outcomes.append(try add(record, ifPresent: .keep))
+                outcomes.append(try await add(record, ifPresent: .keep))
             } catch {
                 throw .store(error)
             }

@@ -62,8 +62,9 @@ struct StoreFile: Codable {
         }
         switch error {
         case DecodingError.dataCorrupted(let context):
-            if let underlying = context.underlyingError {
-                return "not valid JSON: \(underlying.localizedDescription)"
+            if context.codingPath.isEmpty {
+                let reason = context.underlyingError.map { "\($0)" } ?? context.debugDescription
+                return "not valid JSON: \(reason)"
             }
             return "\(context.debugDescription) at \(path(context.codingPath))"
         case DecodingError.keyNotFound(let key, let context):
