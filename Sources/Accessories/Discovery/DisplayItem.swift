@@ -4,6 +4,7 @@ public import LowEnergy
 /// the name shown to the user, the descriptor that finds it, and an optional image.
 public struct DisplayItem: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The name shown in the picker and stored as the accessory's display name ("Kitchen tag").
+    /// Empty: each accessory's advertised name (else its address) is used instead.
     public var name: String
     /// Which advertisements belong to this kind of accessory.
     public var descriptor: DiscoveryDescriptor

@@ -45,8 +45,11 @@ public struct AccessoryCandidate: Sendable, Hashable, Identifiable, CustomString
     public var address: BluetoothAddress { id.address }
     /// The address type.
     public var addressType: BluetoothAddressType { id.addressType }
-    /// The display item's name.
-    public var displayName: String { displayItem.name }
+    /// The display item's name; for an item with an empty name, the advertised name (else the address).
+    public var displayName: String {
+        if !displayItem.name.isEmpty { return displayItem.name }
+        return advertisedName ?? address.description
+    }
 
     /// The RSSI to show: the smoothed value rounded, else the latest.
     public var displayRSSI: Int? {
