@@ -4,7 +4,9 @@ import Foundation
 import Logging
 import LowEnergy
 
-/// The discovery-descriptor flags `nearby scan` and `nearby setup` share.
+/// The discovery-descriptor flags `nearby scan` and `nearby setup` share (the name substring
+/// is each command's own flag: `--name` in scan, `--name-contains` in both, since setup's
+/// `--name` is the display name).
 struct DescriptorOptions: ParsableArguments {
     @Option(name: .long, help: "Service UUID the accessory advertises (180D, 0000180D or 8-4-4-4-12 hex).")
     var service: String?
@@ -18,10 +20,7 @@ struct DescriptorOptions: ParsableArguments {
     @Option(name: .customLong("service-data"), help: "Service data prefix HEX[/MASK] of --service, e.g. 01/ff.")
     var serviceData: String?
 
-    @Option(name: .long, help: "Text the advertised name contains.")
-    var name: String?
-
-    @Flag(name: .customLong("ignore-case"), help: "Compare --name ignoring case.")
+    @Flag(name: .customLong("ignore-case"), help: "Compare the name substring ignoring case.")
     var ignoreCase = false
 
     @Option(name: .long, help: "default (any RSSI) or immediate (RSSI >= \(DiscoveryRange.immediateThreshold) dBm: next to the adapter).")
@@ -32,14 +31,14 @@ struct DescriptorOptions: ParsableArguments {
         case `default`, immediate
     }
 
-    /// `true` if any descriptor flag was given.
-    var isEmpty: Bool {
+    /// `true` if no descriptor flag was given (and no name substring).
+    func isEmpty(name: String?) -> Bool {
         service == nil && company == nil && manufacturerData == nil && serviceData == nil && name == nil && !ignoreCase && range == .default
     }
 
-    /// The descriptor the flags describe.
+    /// The descriptor the flags and the name substring describe.
     /// - Throws: `ValidationError` naming the flag (exit code 64).
-    func descriptor() throws -> DiscoveryDescriptor {
+    func descriptor(name: String?) throws -> DiscoveryDescriptor {
         let uuid = try service.map { text -> BluetoothUUID in
             guard let uuid = BluetoothUUID(text) else {
                 throw ValidationError("--service \"\(text)\" is not a UUID: give 4 or 8 hex digits (180D) or 8-4-4-4-12 hex digits")
@@ -94,7 +93,7 @@ struct DescriptorOptions: ParsableArguments {
         case .blobWithoutKey(let blob, _):
             return blob == .manufacturerDataBlob ? "--manufacturer-data needs --company" : "--service-data needs --service"
         case .empty(let field):
-            return field == .nameSubstring ? "--name" : "--manufacturer-data / --service-data"
+            return field == .nameSubstring ? "--name-contains" : "--manufacturer-data / --service-data"
         }
     }
 }

@@ -25,6 +25,8 @@ struct ScanCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var descriptorOptions: DescriptorOptions
+    @Option(name: [.customLong("name"), .customLong("name-contains")], help: "Text the advertised name contains.")
+    var name: String?
     @Option(name: .long, help: "Stop after this many seconds (default: until Ctrl-C).")
     var duration: Double?
     @Flag(name: .long, help: "Print one JSON object per advertisement.")
@@ -33,12 +35,12 @@ struct ScanCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try hciOptions.spec()
-        if !descriptorOptions.isEmpty { _ = try descriptorOptions.descriptor() }
+        if !descriptorOptions.isEmpty(name: name) { _ = try descriptorOptions.descriptor(name: name) }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 seconds, got \(duration)") }
     }
 
     func run() async throws {
-        let descriptor = descriptorOptions.isEmpty ? nil : try descriptorOptions.descriptor()
+        let descriptor = descriptorOptions.isEmpty(name: name) ? nil : try descriptorOptions.descriptor(name: name)
         let host = try await hciOptions.openHost()
         let advertisements: AsyncStream<Advertisement>
         do {

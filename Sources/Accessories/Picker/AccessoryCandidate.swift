@@ -60,7 +60,7 @@ public struct AccessoryCandidate: Sendable, Hashable, Identifiable, CustomString
     /// `"Kitchen tag  \"nb-peer\"  -50 dBm  F0:F1:F2:F3:F4:F5 (random)"`.
     public var description: String {
         var text = displayName
-        if let advertisedName { text += "  \"\(advertisedName)\"" }
+        if let advertisedName, advertisedName != displayName { text += "  \"\(advertisedName)\"" }
         if let displayRSSI { text += "  \(displayRSSI) dBm" }
         text += "  \(id)"
         return text

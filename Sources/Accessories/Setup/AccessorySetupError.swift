@@ -26,7 +26,7 @@ public enum AccessorySetupError: Error, Sendable, Hashable, CustomStringConverti
     public var description: String {
         switch self {
         case .nothingFound(let items, let timeout):
-            let wanted = items.map { "\($0.name) (\($0.descriptor))" }.joined(separator: "; ")
+            let wanted = items.map { $0.name.isEmpty ? "\($0.descriptor)" : "\($0.name) (\($0.descriptor))" }.joined(separator: " or ")
             var text = "no accessory matching \(wanted) was found in \(Self.format(timeout)): check that it is powered, "
                 + "advertising (in pairing mode) and in range"
             if items.contains(where: { $0.descriptor.range == .immediate }) {

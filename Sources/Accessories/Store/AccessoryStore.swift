@@ -107,7 +107,7 @@ public actor AccessoryStore {
     /// order, the first kind with any match wins:
     /// 1. the id (exact), 2. an id prefix of at least 4 digits, 3. the address
     /// (`AA:BB:CC:DD:EE:FF`, any case), 4. the display name (ignoring case), 5. the advertised
-    /// name (ignoring case).
+    /// name (ignoring case), 6. the start of the display name (ignoring case).
     /// - Throws: ``AccessoryStoreError/notFound(query:known:)`` listing what is stored,
     ///   ``AccessoryStoreError/ambiguous(query:matches:)`` naming the matches, or a file error.
     public func resolve(_ query: String) async throws(AccessoryStoreError) -> AccessoryRecord {
@@ -271,6 +271,7 @@ public actor AccessoryStore {
             { address != nil && $0.address == address },
             { $0.displayName.lowercased() == lowered },
             { $0.advertisedName?.lowercased() == lowered },
+            { !lowered.isEmpty && $0.displayName.lowercased().hasPrefix(lowered) },
         ]
         for tier in tiers {
             let matches = records.filter(tier)

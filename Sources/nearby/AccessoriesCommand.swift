@@ -1,0 +1,191 @@
+import Accessories
+import ArgumentParser
+import Foundation
+import LowEnergy
+
+/// `nearby accessories`: the store of set-up accessories.
+struct AccessoriesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accessories",
+        abstract: "List, rename, forget and migrate set-up accessories (the accessory store).",
+        discussion: """
+            The store is $XDG_STATE_HOME/nearby/accessories.json (else \
+            ~/.local/state/nearby/accessories.json); --store or $NEARBY_STORE choose another file. \
+            ACCESSORY is an id, an id prefix (4+ digits), an address or a name.
+            """,
+        subcommands: [AccessoriesListCommand.self, AccessoriesRenameCommand.self, AccessoriesForgetCommand.self,
+                      AccessoriesMigrateCommand.self],
+        defaultSubcommand: AccessoriesListCommand.self
+    )
+
+    /// Runs a store operation; store errors exit 1 with their message.
+    static func run<T>(_ body: () async throws(AccessoryStoreError) -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            UWBConsole.error("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// `2025-06-15 15:06` (UTC) or `never`.
+    static func time(_ date: Date?) -> String {
+        guard let date else { return "never" }
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02d %02d:%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min)
+    }
+
+    /// One line per record.
+    static func table(_ records: [AccessoryRecord]) -> [String] {
+        var rows = [["ID", "NAME", "ADVERTISED", "ADDRESS", "TYPE", "DATA CHANNEL", "BONDING", "LAST SEEN (UTC)"]]
+        for record in records {
+            rows.append([record.id, record.displayName, record.advertisedName ?? "-", record.address.description,
+                         record.addressType.description, record.dataChannel?.name ?? "-", record.bonding.description,
+                         time(record.lastSeenAt)])
+        }
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { $0.offset == row.count - 1 ? $0.element : $0.element.uwbPadded(to: widths[$0.offset]) }
+                .joined(separator: "  ")
+        }
+    }
+}
+
+/// `nearby accessories list`.
+struct AccessoriesListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the set-up accessories (--json: an array of the stored records).")
+
+    @Flag(name: .long, help: "Print the records as a JSON array (the store's keys).")
+    var json = false
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() async throws {
+        let store = storeOptions.open()
+        let records = try await AccessoriesCommand.run { () async throws(AccessoryStoreError) in try await store.list() }
+        if json {
+            AccessoryConsole.out(AccessoryJSON.pretty(records))
+        } else if records.isEmpty {
+            AccessoryConsole.out("no accessories in \(store.path); set one up with `nearby setup` or `nearby accessories migrate`")
+        } else {
+            for line in AccessoriesCommand.table(records) { AccessoryConsole.out(line) }
+        }
+    }
+}
+
+/// `nearby accessories rename ACCESSORY NAME`.
+struct AccessoriesRenameCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename an accessory.")
+
+    @Argument(help: "The accessory: id, id prefix, address or name.")
+    var accessory: String
+    @Argument(help: "The new display name.")
+    var name: String
+    @Flag(name: .long, help: "Print the changed record as JSON.")
+    var json = false
+    @OptionGroup var storeOptions: StoreOptions
+
+    func validate() throws {
+        if name.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("the new name is empty") }
+    }
+
+    func run() async throws {
+        let store = storeOptions.open()
+        let record = try await AccessoriesCommand.run { () async throws(AccessoryStoreError) in try await store.rename(accessory, to: name) }
+        AccessoryConsole.out(json ? AccessoryJSON.line(record) : "renamed \(record)")
+    }
+}
+
+/// `nearby accessories forget ACCESSORY`.
+struct AccessoriesForgetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "forget", abstract: "Remove an accessory from the store.")
+
+    @Argument(help: "The accessory: id, id prefix, address or name.")
+    var accessory: String
+    @Flag(name: .long, help: "Print the removed record as JSON.")
+    var json = false
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() async throws {
+        let store = storeOptions.open()
+        let record = try await AccessoriesCommand.run { () async throws(AccessoryStoreError) in try await store.forget(accessory) }
+        AccessoryConsole.out(json ? AccessoryJSON.line(record) : "forgot \(record)")
+    }
+}
+
+/// `nearby accessories migrate`.
+struct AccessoriesMigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Add accessories the system already knows: by address, or from BlueZ's bond directory.",
+        discussion: """
+            --address ADDR adds one accessory without scanning (bonding unknown). The address type \
+            is random when the address's two top bits are 11 (a static random address), else \
+            public; --random or --public override. --bluez reads BlueZ's bond directory \
+            (/var/lib/bluetooth, root only: run with sudo, or use --address) and adds its LE \
+            devices, or only --address. Accessories already stored are left as they are.
+
+            Examples:
+              nearby accessories migrate --address F0:F1:F2:F3:F4:F5 --name "Kitchen tag"
+              sudo nearby accessories migrate --bluez --store ~/.local/state/nearby/accessories.json
+            """
+    )
+
+    @Option(name: .long, help: "The accessory's address (AA:BB:CC:DD:EE:FF).")
+    var address: String?
+    @Flag(name: .long, help: "The address is a random (static) address.")
+    var random = false
+    @Flag(name: .long, help: "The address is a public address.")
+    var `public` = false
+    @Option(name: .long, help: "The display name (default: BlueZ's name, else the address).")
+    var name: String?
+    @Flag(name: .long, help: "Read BlueZ's bond directory.")
+    var bluez = false
+    @Option(name: .customLong("bluez-dir"), help: "BlueZ's bond directory.")
+    var bluezDirectory = BlueZBondDirectory.defaultRoot
+    @Flag(name: .long, help: "Print the migrated records as JSON lines.")
+    var json = false
+    @OptionGroup var storeOptions: StoreOptions
+
+    func validate() throws {
+        if address == nil && !bluez { throw ValidationError("give --address ADDR or --bluez") }
+        if random && `public` { throw ValidationError("--random and --public exclude each other") }
+        if bluez && (random || `public`) { throw ValidationError("--random / --public are for --address without --bluez (BlueZ records the type)") }
+        if let address, BluetoothAddress(address) == nil {
+            throw ValidationError("--address \"\(address)\" is not a Bluetooth address (AA:BB:CC:DD:EE:FF)")
+        }
+    }
+
+    func run() async throws {
+        let store = storeOptions.open()
+        let parsed = address.flatMap(BluetoothAddress.init)
+        let outcomes: [AccessoryStore.AddOutcome]
+        do {
+            if bluez {
+                outcomes = try await store.migrate(from: BlueZBondDirectory(root: bluezDirectory), only: parsed, displayName: name)
+            } else {
+                let address = parsed!
+                let type: BluetoothAddressType = random ? .random : `public` ? .public
+                    : (address.randomAddressKind == .staticAddress ? .random : .public)
+                outcomes = [try await store.migrate(address: address, type: type, displayName: name)]
+            }
+        } catch {
+            UWBConsole.error("error: \(error)")
+            throw ExitCode(1)
+        }
+        if outcomes.isEmpty { UWBConsole.error("BlueZ (\(bluezDirectory)) knows no LE device; nothing migrated") }
+        for outcome in outcomes {
+            if json {
+                AccessoryConsole.out(AccessoryJSON.line(outcome.record))
+                continue
+            }
+            switch outcome {
+            case .added(let record): AccessoryConsole.out("migrated \(record) (bonding \(record.bonding))")
+            case .alreadyStored(let record): AccessoryConsole.out("already stored \(record)")
+            case .updated(let record, _): AccessoryConsole.out("updated \(record)")
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Accessories
+import ArgumentParser
+import Foundation
+import Logging
+import LowEnergy
+
+/// `nearby setup`: pick an accessory from a live list and store it.
+struct SetupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup",
+        abstract: "Set up an accessory: scan, pick it from a live list, check its data channel, store it.",
+        discussion: """
+            Offers the advertisers that match the descriptor flags (as in nearby scan; the name \
+            substring is --name-contains here). Without descriptor flags it offers accessories \
+            advertising a known data-channel service (Nordic UART, Qorvo NI). On a terminal the \
+            list is updated in place: pick with the arrow keys and Enter, or type the number and \
+            Enter; q or Ctrl-C cancels. Without a terminal (or with NO_COLOR) the list is printed \
+            line by line and a number, address or name is read from standard input. --pick \
+            first|ADDRESS|NAME picks without asking (scripts). The picked accessory is connected, \
+            must offer a known data channel, and is stored (set up again: its id is kept).
+
+            Examples:
+              nearby setup --name "Kitchen tag"
+              nearby setup --hci tcp:127.0.0.1:5000 --pick first --timeout 20 --json
+              nearby setup --service 6E400001-B5A3-F393-E0A9-E50E24DCCA9E --range immediate
+            """
+    )
+
+    @Option(name: .long, help: "The display name to store (default: the advertised name).")
+    var name: String?
+    @OptionGroup var descriptorOptions: DescriptorOptions
+    @Option(name: .customLong("name-contains"), help: "Text the advertised name contains.")
+    var nameContains: String?
+    @Option(name: .long, help: ArgumentHelp("Pick without asking: first, an address, or an advertised name.", valueName: "first|ADDRESS|NAME"))
+    var pick: String?
+    @Option(name: .long, help: "Give up after this many seconds without a pick (default: 30 with --pick, else none).")
+    var timeout: Double?
+    @Option(name: .customLong("connect-timeout"), help: "Seconds the accessory may take to accept the connection.")
+    var connectTimeout: Double = 10
+    @Flag(name: .long, help: "Print the stored record as JSON on standard output.")
+    var json = false
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var hciOptions: HCIOptions
+
+    func validate() throws {
+        _ = try hciOptions.spec()
+        _ = try items()
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds, got \(timeout)") }
+        if !(connectTimeout > 0) { throw ValidationError("--connect-timeout must be more than 0 seconds, got \(connectTimeout)") }
+        if let pick, pick.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--pick is empty: give first, an address or a name") }
+    }
+
+    /// The display items: the descriptor flags, else one per known data-channel service.
+    func items() throws -> [DisplayItem] {
+        let display = name ?? ""
+        if !descriptorOptions.isEmpty(name: nameContains) {
+            return [DisplayItem(name: display, descriptor: try descriptorOptions.descriptor(name: nameContains))]
+        }
+        return try DataChannelService.known.map {
+            DisplayItem(name: display, descriptor: try DiscoveryDescriptor(serviceUUID: $0.service))
+        }
+    }
+
+    func run() async throws {
+        let items = try items()
+        let host = try await hciOptions.openHost()
+        var logger = Logger(label: "nearby.accessories") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = hciOptions.verbose ? .debug : .error
+        let store = storeOptions.open()
+        let setup = AccessorySetup(host: host, items: items, store: store,
+                                   connectTimeout: .milliseconds(Int(connectTimeout * 1000)), logger: logger)
+        let chooser: any PickerFrontEnd
+        let limit: Double?
+        if let pick {
+            chooser = ScriptedFrontEnd(PickerChoice(parsing: pick, allowNumbers: false))
+            limit = timeout ?? 30
+        } else if TerminalPicker.isInteractive {
+            chooser = TerminalPicker()
+            limit = timeout
+        } else {
+            chooser = LinePicker()
+            limit = timeout
+        }
+        UWBConsole.error("looking for " + items.map { $0.descriptor.description }.joined(separator: " or ")
+            + " on \(hciOptions.hci)" + (limit.map { " for up to \(ScanCommand.seconds($0))" } ?? ""))
+        let work = Task { () throws(AccessorySetupError) -> AccessorySetup.Result in
+            let candidate = try await setup.choose(timeout: limit.map { .milliseconds(Int($0 * 1000)) }, chooser: chooser)
+            chooser.finish()
+            UWBConsole.error("picked \(candidate); connecting")
+            return try await setup.setUp(candidate)
+        }
+        let signals = SignalStream([SIGINT, SIGTERM])
+        let watcher = Task {
+            for await _ in signals.stream {
+                work.cancel()
+                return
+            }
+        }
+        let outcome = await work.result
+        watcher.cancel()
+        signals.cancel()
+        chooser.finish()
+        await host.close()
+        switch outcome {
+        case .success(let result):
+            let record = result.record
+            if json { AccessoryConsole.out(AccessoryJSON.line(record)) }
+            let verb: String
+            switch result.outcome {
+            case .added: verb = "set up"
+            case .updated: verb = "set up again (id kept)"
+            case .alreadyStored: verb = "already stored"
+            }
+            UWBConsole.error("\(verb) \(record), data channel \(result.dataChannel), stored in \(store.path)")
+        case .failure(let error):
+            UWBConsole.error("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
