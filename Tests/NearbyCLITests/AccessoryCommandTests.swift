@@ -149,6 +149,29 @@ struct AccessoryCommandTests {
         #expect(unpicked.stderr.contains("error: no accessory was picked in 3 s"))
     }
 
+    @Test("on a terminal (a pty from script(1)): the list is redrawn in place, Down + Enter picks the second, the terminal is restored")
+    func interactivePicker() async throws {
+        let peer = try await BumblePeerProcess(["--accessories", "2"])
+        defer { peer.stop() }
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = directory + "/accessories.json"
+        let command = "env -u NO_COLOR TERM=xterm \(PackagePaths.nearby.path) setup --hci \(peer.hciSpec) --timeout 40 --store \(store)"
+        // Keys after the list has had time to fill: Down, then Enter.
+        let run = try await ChildProcess.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "(sleep 6; printf '\\033[B'; sleep 1; printf '\\r'; sleep 8) | script -qfec \"$0\" /dev/null", command],
+            environment: ["TERM": "xterm"], timeout: .seconds(60))
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let screen = run.stdout
+        #expect(screen.contains("\u{1B}[7m> 1. nb-peer  -50 dBm  F0:F1:F2:F3:F4:F5 (random)\u{1B}[0m"), "\(screen)")
+        #expect(screen.contains("\u{1B}[2F\u{1B}[J  1. nb-peer  -50 dBm  F0:F1:F2:F3:F4:F5 (random)\r\n\u{1B}[7m> 2. nb-peer2  -50 dBm  F0:F1:F2:F3:F4:F6 (random)\u{1B}[0m"))
+        #expect(screen.contains("\u{1B}[?25hpicked nb-peer2"), "the cursor is shown again before the result")
+        let list = try await Self.nearby(["accessories", "list", "--json", "--store", store])
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(records.map { $0["address"] as? String } == ["F0:F1:F2:F3:F4:F6"])
+    }
+
     @Test("8 concurrent nearby processes adding accessories: every record survives")
     func concurrentProcesses() async throws {
         let directory = Self.temporaryDirectory()

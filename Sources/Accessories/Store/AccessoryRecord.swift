@@ -115,7 +115,7 @@ public struct AccessoryRecord: Sendable, Hashable, Codable, Identifiable, Custom
     /// `"3fa2c1d0  Kitchen tag  \"nb-peer\"  F0:F1:F2:F3:F4:F5 (random)"`.
     public var description: String {
         var text = "\(id)  \(displayName)"
-        if let advertisedName { text += "  \"\(advertisedName)\"" }
+        if let advertisedName, advertisedName != displayName { text += "  \"\(advertisedName)\"" }
         text += "  \(address) (\(addressType))"
         return text
     }
