@@ -220,8 +220,13 @@ public actor AccessoryStore {
     public func startWatching(interval: Duration = .seconds(1)) {
         guard watcher == nil else { return }
         let path = self.path
+        // The identity is taken now, not when the task first runs: a change made right after
+        // this call must be seen as a change.
+        let initial = Self.fileIdentity(path)
         watcher = Task { [weak self] in
-            var last = Self.fileIdentity(path)
+            var last = initial
+            // Changes made between this instance's last access and now.
+            _ = try? await self?.reload()
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 let now = Self.fileIdentity(path)
