@@ -39,7 +39,7 @@ struct ConfigCheckCommand: AsyncParsableCommand {
                     UWBConsole.error("error: neither XDG_CONFIG_HOME nor HOME is set; name the file: nearby config check FILE")
                     throw NearbyExit.usage
                 }
-                let loaded = try ConfigurationFile.load(path: path, validators: ConfigOptions.validators)
+                let loaded = try ConfigurationFile.load(path: file, validators: ConfigOptions.validators)
                 guard loaded.path != nil else {
                     print("no configuration file at \(path); every setting has its default")
                     print("create one with: mkdir -p \(AtomicFile.parentDirectory(of: path)) && nearby config example > \(path)")
