@@ -8,7 +8,7 @@ struct Nearby: AsyncParsableCommand {
         abstract: "UWB nearby interaction on Linux: range with UWB accessories through a USB dev kit.",
         version: "0.1.0",
         subcommands: [
-            BenchCommand.self, UWBCommand.self, UCIGroupCommand.self, SimCommand.self, ReplayCommand.self, ConfigCommand.self,
+            BenchCommand.self, UWBCommand.self, UCIGroupCommand.self, SimCommand.self, ReplayCommand.self, ConfigCommand.self, DoctorCommand.self,
         ]
     )
 }
