@@ -97,7 +97,13 @@ public struct HookDefinition: Sendable, Hashable, CustomStringConvertible {
     /// Checks that ``zone`` names a zone of `zoneNames`.
     /// - Throws: ``HookDefinitionError`` listing the zone names.
     public func validate(zoneNames: [String]) throws(HookDefinitionError) {
-        if let zone, !zoneNames.contains(zone) {
+        if let zone { try Self.validate(zone: zone, zoneNames: zoneNames) }
+    }
+
+    /// Checks that `zone` is `*` or one of `zoneNames`.
+    /// - Throws: ``HookDefinitionError`` listing the zone names.
+    public static func validate(zone: String, zoneNames: [String]) throws(HookDefinitionError) {
+        if zone != "*", !zoneNames.contains(zone) {
             throw HookDefinitionError(
                 field: "zone",
                 "'\(zone)' is not a zone; the zones are \(zoneNames.joined(separator: ", ")) (or \"*\" for any)")

@@ -260,13 +260,22 @@ public enum ConfigurationFile {
             if table["run"] == nil { d.issue(path, "missing key 'run' (the command as an argv array, e.g. [\"/usr/bin/logger\", \"nearby\"])") }
             let timeout = d.number(table, "timeout", at: path, expected: "seconds > 0, e.g. 10") { $0 > 0 && $0 <= HookDefinition.maximumSeconds }
             let cooldown = d.number(table, "cooldown", at: path, expected: "seconds ≥ 0, e.g. 30") { $0 >= 0 && $0 <= HookDefinition.maximumSeconds }
-            guard let trigger, let run else { continue }
+            // The zone is checked even when other keys are wrong, so one pass reports everything.
+            var zoneIsValid = true
+            if let zone, let zoneNames, trigger?.hasZone != false {
+                do {
+                    try HookDefinition.validate(zone: zone, zoneNames: zoneNames)
+                } catch {
+                    d.issue(path + ".zone", error.message)
+                    zoneIsValid = false
+                }
+            }
+            guard let trigger, let run, zoneIsValid else { continue }
             do {
-                let hook = try HookDefinition(
-                    name: name, on: trigger, zone: zone, accessory: accessory, run: run,
-                    timeout: timeout ?? HookDefinition.defaultTimeout, cooldown: cooldown ?? 0)
-                if let zoneNames { try hook.validate(zoneNames: zoneNames) }
-                result.append(hook)
+                result.append(
+                    try HookDefinition(
+                        name: name, on: trigger, zone: zone, accessory: accessory, run: run,
+                        timeout: timeout ?? HookDefinition.defaultTimeout, cooldown: cooldown ?? 0))
             } catch {
                 d.issue(path + "." + error.field, error.message)
             }

@@ -137,9 +137,16 @@ import Testing
 
             [[hook]]
             zone = "far"
+
+            [[hook]]
+            on = "enter"
+            zone = "nowhere"
+            run = "/bin/true"
             """)
-        #expect(found.map(\.line) == [7, 12, 17, 18, 20, 20])
-        #expect(found.map(\.key) == ["hook[2].on", "hook[3].zone", "hook[4].run", "hook[4].timeout", "hook[5]", "hook[5]"])
+        #expect(found.map(\.line) == [7, 12, 17, 18, 20, 20, 25, 26])
+        #expect(found.map(\.key) == [
+            "hook[2].on", "hook[3].zone", "hook[4].run", "hook[4].timeout", "hook[5]", "hook[5]", "hook[6].zone", "hook[6].run",
+        ])
         #expect(found[0].message == "'arrive' is not an event; use one of enter, exit, lost, found")
         #expect(found[1].message == "'nearr' is not a zone; the zones are near, mid, far (or \"*\" for any)")
         #expect(found[2].message == "expected an argv array of strings, e.g. [\"/usr/bin/logger\", \"nearby\"], found a string (\"/bin/true\")")
