@@ -115,37 +115,32 @@ final class ConfigDecoder {
     }
 
     func numbers(_ table: TOMLTable, _ key: String, at path: String, expected: String) -> [Double]? {
-        guard let value = table[key] else { return nil }
-        let full = Self.join(path, key)
-        guard let array = value.array else {
-            mismatch(full, expected: expected, found: value)
-            return nil
-        }
-        var result: [Double] = []
-        for (index, element) in array.enumerated() {
-            guard let number = Self.number(element), number.isFinite else {
-                mismatch("\(full)[\(index + 1)]", expected: "a number", found: element)
-                return nil
-            }
-            result.append(number)
-        }
-        return result
+        array(table, key, at: path, expected: expected, element: "a number") { Self.number($0).flatMap { $0.isFinite ? $0 : nil } }
     }
 
     func strings(_ table: TOMLTable, _ key: String, at path: String, expected: String) -> [String]? {
+        array(table, key, at: path, expected: expected, element: "a string") { $0.string }
+    }
+
+    /// An array whose every element `convert` accepts; the first element it rejects is reported
+    /// as `key[N]` (1-based) expecting `element`.
+    private func array<Element>(
+        _ table: TOMLTable, _ key: String, at path: String, expected: String, element: String,
+        convert: (any TOMLValueConvertible) -> Element?
+    ) -> [Element]? {
         guard let value = table[key] else { return nil }
         let full = Self.join(path, key)
         guard let array = value.array else {
             mismatch(full, expected: expected, found: value)
             return nil
         }
-        var result: [String] = []
-        for (index, element) in array.enumerated() {
-            guard let string = element.string else {
-                mismatch("\(full)[\(index + 1)]", expected: "a string", found: element)
+        var result: [Element] = []
+        for (index, item) in array.enumerated() {
+            guard let converted = convert(item) else {
+                mismatch("\(full)[\(index + 1)]", expected: element, found: item)
                 return nil
             }
-            result.append(string)
+            result.append(converted)
         }
         return result
     }
