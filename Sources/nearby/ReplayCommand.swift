@@ -37,23 +37,6 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Replay speed: 1 = real time, 10 = ten times faster, 0 = as fast as possible (hooks in order).", valueName: "x"))
     var speed: Double = 1
 
-    @Option(
-        name: .customLong("filter"),
-        help: ArgumentHelp("Smoothing filter (default: the config file's, else \(FilterSpec.default.name)).", valueName: "name"))
-    var filterName: String?
-
-    @Option(help: ArgumentHelp("Zone boundaries in metres, comma-separated, increasing (default 1.5,3).", valueName: "m,m"))
-    var zones: String?
-
-    @Option(help: ArgumentHelp("Width of the hysteresis band around each zone boundary, metres (default 0.2).", valueName: "m"))
-    var hysteresis: Double?
-
-    @Option(help: ArgumentHelp("Minimum dwell before a zone change is reported, seconds (default 0.3).", valueName: "s"))
-    var dwell: Double?
-
-    @Option(name: .customLong("lost-after"), help: ArgumentHelp("Silence after which the accessory is lost, seconds (default 2).", valueName: "s"))
-    var lostAfter: Double?
-
     @Option(help: ArgumentHelp("The accessory name hooks see (NEARBY_ACCESSORY).", valueName: "name"))
     var accessory = "replay"
 
@@ -63,6 +46,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Print JSON lines (type update, event, hook, summary) instead of text (default: the config file's output.json).")
     var json: Bool?
 
+    @OptionGroup var rangingOptions: RangingOptions
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var logOptions: LogOptions
@@ -76,21 +60,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     /// The settings given as flags (unset ones stay `nil`, so the file and defaults apply).
     func flags() throws -> NearbyConfiguration {
-        var flags = NearbyConfiguration()
-        if let filterName {
-            do {
-                flags.filter.spec = try FilterSpec(name: filterName)
-            } catch {
-                throw ValidationError("--filter: \(error)")
-            }
-        }
-        if let zones { flags.zones.boundaries = try ZoneBoundaries.parse(zones, flag: "--zones") }
-        flags.zones.hysteresis = hysteresis
-        flags.zones.dwell = dwell
-        if let lostAfter {
-            guard lostAfter > 0, lostAfter.isFinite else { throw ValidationError("--lost-after must be > 0 seconds, not \(lostAfter)") }
-            flags.zones.lostAfter = lostAfter
-        }
+        var flags = try rangingOptions.overlay()
         flags.hooks = try hookOptions.definitions()
         flags.output.json = json
         flags.output.logLevel = logOptions.logLevel
@@ -217,20 +187,5 @@ struct ReplayCommand: AsyncParsableCommand {
 
     private static func fileName(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
-    }
-}
-
-/// Parses `--zones 1.5,3`.
-enum ZoneBoundaries {
-    /// Comma-separated positive distances in metres.
-    /// - Throws: `ValidationError` naming `flag` and the bad field.
-    static func parse(_ text: String, flag: String) throws -> [Double] {
-        try text.split(separator: ",", omittingEmptySubsequences: false).map { field in
-            let value = field.trimmingCharacters(in: .whitespaces)
-            guard let number = Double(value), number.isFinite, number > 0 else {
-                throw ValidationError("\(flag): '\(value)' is not a distance in metres; write increasing boundaries like 1.5,3")
-            }
-            return number
-        }
     }
 }

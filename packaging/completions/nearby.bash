@@ -431,12 +431,18 @@ _nearby_replay() {
     repeating_flags=()
     non_repeating_flags=(--json --no-json --on-lost --on-found --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--speed --filter --zones --hysteresis --dwell --lost-after --accessory --accessory-id --config --hook-timeout --hook-cooldown --log-level)
+    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--speed')
+        return
+        ;;
+    '--accessory')
+        return
+        ;;
+    '--accessory-id')
         return
         ;;
     '--filter')
@@ -452,12 +458,6 @@ _nearby_replay() {
         return
         ;;
     '--lost-after')
-        return
-        ;;
-    '--accessory')
-        return
-        ;;
-    '--accessory-id')
         return
         ;;
     '--config')
