@@ -66,3 +66,20 @@ benchmarks bench: apt
 
 clean:
 	rm -rf .build Benchmarks/.build
+
+## Packaging: shell completions and the man page, generated from the CLI definitions ----------
+# Regenerate after adding or changing a command (NearbyCLITests/PackagingTests fails until then);
+# commit the files. The man page date is the last commit's, so regenerating is reproducible.
+
+.PHONY: packaging
+PACKAGING_DATE = $(shell git log -1 --format=%cs 2>/dev/null || date -u +%F)
+
+packaging: build
+	@mkdir -p packaging/completions packaging/man
+	bin=$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path) && \
+	  $$bin/nearby --generate-completion-script bash > packaging/completions/nearby.bash && \
+	  $$bin/nearby --generate-completion-script zsh > packaging/completions/_nearby && \
+	  $$bin/nearby --generate-completion-script fish > packaging/completions/nearby.fish
+	$(SWIFT) package $(SWIFT_FLAGS) plugin generate-manual --configuration debug --date $(PACKAGING_DATE)
+	cp .build/plugins/GenerateManual/outputs/nearby/nearby.1 packaging/man/nearby.1
+	@echo "regenerated packaging/completions/* and packaging/man/nearby.1"

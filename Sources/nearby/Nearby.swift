@@ -7,6 +7,11 @@ struct Nearby: AsyncParsableCommand {
         commandName: "nearby",
         abstract: "UWB nearby interaction on Linux: range with UWB accessories through a USB dev kit.",
         version: "0.1.0",
-        subcommands: [BenchCommand.self, UWBCommand.self, UCIGroupCommand.self, SimCommand.self, ScanCommand.self, SetupCommand.self, AccessoriesCommand.self]
+subcommands: [
+            ScanCommand.self, SetupCommand.self, AccessoriesCommand.self,
+            BenchCommand.self, ReplayCommand.self,
+            UWBCommand.self, UCIGroupCommand.self, SimCommand.self,
+            ConfigCommand.self, DoctorCommand.self,
+        ]
     )
 }

@@ -1,0 +1,85 @@
+extension ConfigurationFile {
+    /// A commented example configuration with every section and key (what `nearby config
+    /// example` prints). It is valid: `nearby config example | nearby config check -` passes.
+    public static let example = #"""
+        # nearby configuration: $XDG_CONFIG_HOME/nearby/config.toml (or ~/.config/nearby/config.toml).
+        # Every key is optional; a command-line flag wins over the file. Check it with
+        #   nearby config check [FILE]
+        # Reference: specs/config.md.
+
+        [zones]
+        # Zone boundaries in metres, increasing: near < 1.5 m, mid < 3 m, far beyond.
+        boundaries = [1.5, 3.0]
+        # Zone names, innermost first, one more than the boundaries (hooks use them).
+        names = ["near", "mid", "far"]
+        # Width of the band around each boundary, metres: enter below 1.4 m, leave at 1.6 m.
+        hysteresis = 0.2
+        # Seconds a new zone must hold before it is reported.
+        dwell = 0.3
+        # Seconds without a usable measurement before the accessory is "lost".
+        lost_after = 2.0
+
+        [filter]
+        # The smoothing filter: default, raw, median3, ma10, ema, one-euro, kalman, hampel,
+        # or hampel+NAME (outliers removed first). `nearby bench` compares them on traces.
+        name = "kalman"
+
+        # Parameters for distances (angles keep their standard values). Only the tables of the
+        # filter named above are used; unset keys keep the tuned defaults shown here.
+        [filter.kalman]
+        measurement_noise = 0.05   # metres, σ of one line-of-sight measurement
+        process_noise = 0.1        # m²/s³, larger follows accelerations faster
+        nlos_factor = 3.0          # σ multiplier for non-line-of-sight samples
+        min_weight = 0.1           # lower bound of FoM/100 when scaling σ
+        gate = 4.0                 # innovation gate, standard deviations
+        relock_count = 4           # agreeing rejected samples that mean a real step
+        relock_spread = 0.5        # metres between agreeing rejected samples
+        initial_rate_noise = 1.0   # m/s, σ of the speed at (re)start
+
+        [filter.one_euro]
+        min_cutoff = 0.2           # Hz, lower = smoother
+        beta = 3.0                 # 1/m, higher = less lag when moving
+        derivative_cutoff = 1.0    # Hz
+
+        [filter.hampel]
+        window = 7                 # samples
+        threshold = 3.0            # robust standard deviations
+        min_deviation = 0.1        # metres
+
+        # Hooks: a command run when an accessory enters or leaves a zone, is lost or found.
+        # `run` is an argv array, run without a shell; the event arrives in environment
+        # variables only: NEARBY_EVENT, NEARBY_ZONE, NEARBY_PREVIOUS_ZONE, NEARBY_ACCESSORY,
+        # NEARBY_ACCESSORY_ID, NEARBY_DISTANCE_M, NEARBY_TIMESTAMP (specs/hooks.md).
+        [[hook]]
+        name = "welcome"           # optional, for logs
+        on = "enter"               # enter, exit, lost or found
+        zone = "near"              # a zone name, or "*" for any (enter and exit only)
+        accessory = "*"            # an accessory name or id, or "*" for any
+        run = ["/usr/bin/logger", "-t", "nearby", "accessory is near"]
+        timeout = 10               # seconds, then SIGTERM (SIGKILL 2 s later)
+        cooldown = 30              # seconds between two runs of this hook
+
+        [[hook]]
+        on = "lost"
+        run = ["/bin/sh", "-c", "echo \"lost $NEARBY_ACCESSORY at $NEARBY_TIMESTAMP\" >> \"$HOME/nearby-lost.log\""]
+
+        [transports]
+        # The BLE controller: hci:N (kernel adapter, user channel), tcp:HOST:PORT or serial:PATH[@BAUD][,rtscts].
+        hci = "hci:0"
+        # The UWB dev kit: usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim.
+        uwb = "usb:1915:520f"
+
+        [retry]
+        # Restart ranging after a timeout while the accessory is still near.
+        max_attempts = 5           # 0 = never restart
+        initial_backoff = 0.5      # seconds, doubled per attempt
+        max_backoff = 30.0         # seconds
+        ranging_timeout = 5.0      # seconds without a range notification
+
+        [output]
+        json = false               # JSON lines instead of text
+        color = "auto"             # auto, always or never (auto: only on a terminal, not with NO_COLOR)
+        log_level = "warning"      # trace, debug, info, notice, warning, error or critical
+
+        """#
+}

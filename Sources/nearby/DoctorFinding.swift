@@ -1,0 +1,31 @@
+/// One result of `nearby doctor`: what was checked, how it stands, and what to do.
+struct DoctorFinding: Sendable, Hashable {
+    /// How a finding stands.
+    enum Status: String, Sendable, Hashable {
+        /// Works.
+        case ok
+        /// For information; nothing to do.
+        case info
+        /// May get in the way; ranging can still work.
+        case warning
+        /// Blocks ranging until fixed (`nearby doctor` exits 1).
+        case error
+    }
+
+    /// The check's short name (`config`, `usb`, `serial`, `bluetooth`, `adapter`, `capability`,
+    /// `bluetoothd`, `hci`).
+    var check: String
+    /// How it stands.
+    var status: Status
+    /// What was found.
+    var message: String
+    /// What to do, if anything.
+    var fix: String?
+
+    init(_ check: String, _ status: Status, _ message: String, fix: String? = nil) {
+        self.check = check
+        self.status = status
+        self.message = message
+        self.fix = fix
+    }
+}

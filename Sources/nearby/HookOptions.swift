@@ -1,0 +1,99 @@
+import ArgumentParser
+import Hooks
+
+/// The hook flags, for any command that ranges (`replay`, `range`, `demo`): add
+/// `@OptionGroup var hookOptions: HookOptions` and use ``definitions()``.
+///
+/// `--on-enter ZONE`, `--on-exit ZONE` (repeatable, `*` = any zone), `--on-lost`, `--on-found`
+/// choose the events; the command follows `--` as an argv (no shell unless you write one):
+///
+///     nearby replay walk.csv --on-enter near -- /usr/bin/notify-send "nearby" "near"
+///     nearby replay walk.csv --on-exit '*' -- /bin/sh -c 'echo "$NEARBY_ZONE" >> zones.log'
+///
+/// Hooks given on the command line replace the config file's `[[hook]]`s.
+struct HookOptions: ParsableArguments {
+    @Option(
+        name: .customLong("on-enter"),
+        help: ArgumentHelp("Run the command after -- when an accessory enters ZONE (repeatable; '*' = any zone).", valueName: "zone"))
+    var onEnter: [String] = []
+
+    @Option(
+        name: .customLong("on-exit"),
+        help: ArgumentHelp("Run the command after -- when an accessory leaves ZONE (repeatable; '*' = any zone).", valueName: "zone"))
+    var onExit: [String] = []
+
+    @Flag(name: .customLong("on-lost"), help: "Run the command after -- when an accessory is lost (silent too long).")
+    var onLost = false
+
+    @Flag(name: .customLong("on-found"), help: "Run the command after -- when an accessory is found (again).")
+    var onFound = false
+
+    @Option(
+        name: .customLong("hook-timeout"),
+        help: ArgumentHelp("Seconds the hook command may run before SIGTERM (then SIGKILL 2 s later); default 10.", valueName: "s"))
+    var hookTimeout: Double?
+
+    @Option(
+        name: .customLong("hook-cooldown"),
+        help: ArgumentHelp("Minimum seconds between two starts of the hook command; default 0.", valueName: "s"))
+    var hookCooldown: Double?
+
+    @Argument(
+        parsing: .postTerminator,
+        help: ArgumentHelp(
+            "The hook command and its arguments, after --. It gets the event in NEARBY_* environment variables only.",
+            valueName: "command"))
+    var command: [String] = []
+
+    /// `true` if any trigger flag was given.
+    var hasTriggers: Bool { !onEnter.isEmpty || !onExit.isEmpty || onLost || onFound }
+
+    func validate() throws {
+        _ = try definitions()
+    }
+
+    /// The hooks the flags describe (one per trigger, all running ``command``), or `nil` when no
+    /// trigger flag was given (then the config file's hooks apply).
+    /// - Throws: `ValidationError` for a trigger without a command, a command without a
+    ///   trigger, or invalid values.
+    func definitions() throws -> [HookDefinition]? {
+        guard hasTriggers else {
+            if !command.isEmpty {
+                throw ValidationError(
+                    "a command after -- needs a trigger: add --on-enter ZONE, --on-exit ZONE, --on-lost or --on-found")
+            }
+            if hookTimeout != nil || hookCooldown != nil {
+                throw ValidationError("--hook-timeout and --hook-cooldown apply to a hook: add --on-enter ZONE ... -- COMMAND")
+            }
+            return nil
+        }
+        guard !command.isEmpty else {
+            throw ValidationError(
+                "the hook has no command: put it after --, e.g. --on-enter near -- /usr/bin/logger -t nearby near")
+        }
+        var triggers: [(HookTrigger, String?)] = []
+        triggers += onEnter.map { (.enter, $0) }
+        triggers += onExit.map { (.exit, $0) }
+        if onLost { triggers.append((.lost, nil)) }
+        if onFound { triggers.append((.found, nil)) }
+        var hooks: [HookDefinition] = []
+        for (trigger, zone) in triggers {
+            do {
+                hooks.append(
+                    try HookDefinition(
+                        on: trigger, zone: zone, run: command, timeout: hookTimeout ?? HookDefinition.defaultTimeout,
+                        cooldown: hookCooldown ?? 0))
+            } catch {
+                let flag =
+                    switch error.field {
+                    case "timeout": "--hook-timeout"
+                    case "cooldown": "--hook-cooldown"
+                    case "zone": trigger == .enter ? "--on-enter" : "--on-exit"
+                    default: "the command after --"
+                    }
+                throw ValidationError("\(flag): \(error.message)")
+            }
+        }
+        return hooks
+    }
+}

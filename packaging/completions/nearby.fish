@@ -1,0 +1,236 @@
+function __nearby_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __nearby_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __nearby_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __nearby_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __nearby_parse_tokens -S
+    set -l unparsed_tokens (__nearby_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'nearby'
+        __nearby_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'bench'
+            __nearby_parse_subcommand -r 1 'filter=+' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'json' 'plot=' 'version' 'h/help'
+        case 'uwb'
+            __nearby_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'list'
+                __nearby_parse_subcommand 0 'all' 'version' 'h/help'
+            case 'info'
+                __nearby_parse_subcommand 0 'device=' 'json' 'verbose' 'version' 'h/help'
+            case 'range'
+                __nearby_parse_subcommand 0 'device=' 'session-id=' 'channel=' 'preamble=' 'role=' 'controller' 'controlee' 'mac=' 'peer=+' 'interval-ms=' 'count=' 'json' 'verbose' 'version' 'h/help'
+            case 'raw'
+                __nearby_parse_subcommand -r 1 'device=' 'timeout=' 'listen=' 'version' 'h/help'
+            end
+        case 'uci'
+            __nearby_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'decode'
+                __nearby_parse_subcommand -r 1 'json' 'uci-version=' 'version' 'h/help'
+            end
+        case 'sim'
+            __nearby_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'uwbs'
+                __nearby_parse_subcommand 0 'listen=' 'scenario=' 'seed=' 'noise=' 'uci-version=' 'max-sessions=' 'channels=' 'peer=+' 'auto-peers' 'speed=' 'response-delay-ms=' 'packet-payload=' 'no-reset-required' 'verbose' 'trace' 'version' 'h/help'
+            end
+        case 'replay'
+            __nearby_parse_subcommand -r 2 'speed=' 'accessory=' 'accessory-id=' 'json' 'no-json' 'filter=' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'config=' 'on-enter=+' 'on-exit=+' 'on-lost' 'on-found' 'hook-timeout=' 'hook-cooldown=' 'log-level=' 'version' 'h/help'
+        case 'config'
+            __nearby_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'check'
+                __nearby_parse_subcommand 1 'version' 'h/help'
+            case 'example'
+                __nearby_parse_subcommand 0 'version' 'h/help'
+            case 'path'
+                __nearby_parse_subcommand 0 'version' 'h/help'
+            end
+        case 'doctor'
+            __nearby_parse_subcommand 0 'hci=' 'config=' 'json' 'version' 'h/help'
+        case 'help'
+            __nearby_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __nearby_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __nearby_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __nearby_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __nearby_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__nearby_tokens -p)
+    if test -z "$(__nearby_tokens -t)"
+        set -l index (count (__nearby_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'nearby' -f
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby" -eq 1' -fa 'bench' -d 'Compare smoothing filters on recorded traces: accuracy, jitter, lag, zone flaps, cost.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby" -eq 1' -fa 'uwb' -d 'Work with the UWB dev kit: list kits, show what one is, range with explicit parameters, send raw UCI packets.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby" -eq 1' -fa 'uci' -d 'FiRa UCI protocol tools.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby" -eq 1' -fa 'sim' -d 'The built-in simulator: virtual UWB subsystems in a simulated scene.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby" -eq 1' -fa 'replay' -d 'Replay a recorded trace through the ranging engine and the hooks (try hooks without hardware).'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby" -eq 1' -fa 'config' -d 'Check the configuration file, print an example, or show where it is read from.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby" -eq 1' -fa 'doctor' -d 'Check USB access to UWB kits, serial ports, kernel Bluetooth, the HCI user channel, bluetoothd and the config file.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench"' -l 'filter' -d 'A filter to run; repeat for several (default: all).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" zones' -l 'zones' -d 'Zone boundaries in metres, comma-separated, increasing.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" hysteresis' -l 'hysteresis' -d 'Width of the hysteresis band around each zone boundary, metres.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" dwell' -l 'dwell' -d 'Minimum dwell before a zone change is reported, seconds.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" lost-after' -l 'lost-after' -d 'Silence after which the accessory is lost, seconds.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" json' -l 'json' -d 'Print one JSON object {"results":[...]} on stdout and nothing else.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" plot' -l 'plot' -d 'Write an SVG plot of truth, raw samples and every filter over time.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby uwb" -eq 1' -fa 'list' -d 'List UWB dev kits on USB (libusb) and USB serial ports.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby uwb" -eq 1' -fa 'info' -d 'Reset the UWB subsystem and print its UCI / MAC / PHY versions and capabilities.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby uwb" -eq 1' -fa 'range' -d 'Range with a UWB peer using explicit FiRa parameters (no BLE): live distance and angles.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby uwb" -eq 1' -fa 'raw' -d 'Send raw UCI packets to a UWB subsystem and print every packet that comes back.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb list" all' -l 'all' -d 'Also list USB devices that are not known UWB dev kits.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb list" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb info" device' -l 'device' -d 'The UWB subsystem: usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb info" json' -l 'json' -d 'Print one JSON object instead of readable text.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb info" verbose' -l 'verbose' -d 'Log every UCI command and response on standard error.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb info" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb info" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" device' -l 'device' -d 'The UWB subsystem: usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" session-id' -l 'session-id' -d 'The session ID, decimal or 0x hex; both peers use the same.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" channel' -l 'channel' -d 'UWB channel: 5, 6, 8, 9, 10, 12, 13 or 14.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" preamble' -l 'preamble' -d 'Preamble code index: 9-12 (BPRF) or 25-32 (HPRF).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" role' -l 'role' -d 'Ranging role: initiator (starts each round) or responder.' -rfka 'initiator responder'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" controller' -l 'controller' -d 'This device controls the session.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" controlee' -l 'controlee' -d 'The peer controls the session.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" mac' -l 'mac' -d 'This device\'s MAC address: 0x0001 (short) or 16 hex digits (extended).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range"' -l 'peer' -d 'The peer\'s MAC address; repeat it for a one-to-many controller.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" interval-ms' -l 'interval-ms' -d 'Milliseconds between ranging rounds.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" count' -l 'count' -d 'Stop after this many range samples (default: until Ctrl-C).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" json' -l 'json' -d 'Print one JSON object per range sample.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" verbose' -l 'verbose' -d 'Log every UCI command and response on standard error.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb raw" device' -l 'device' -d 'The UWB subsystem: usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb raw" timeout' -l 'timeout' -d 'Seconds to wait for each response.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb raw" listen' -l 'listen' -d 'Seconds to keep printing notifications after the last packet.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb raw" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb raw" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uci" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uci" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby uci" -eq 1' -fa 'decode' -d 'Decode UCI packets given in hex.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uci decode" json' -l 'json' -d 'Print one JSON object per message instead of readable text.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uci decode" uci-version' -l 'uci-version' -d 'The UCI version of the device (1.1 or 2.0); it matters only for layouts the bytes cannot tell apart.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uci decode" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uci decode" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby sim" -eq 1' -fa 'uwbs' -d 'Serve virtual UWB subsystems (FiRa UCI over TCP, like pica) that range in a simulated scene.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" listen' -l 'listen' -d 'Address and port to listen on (port 0: the system picks; the first line says which).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" scenario' -l 'scenario' -d 'Motion scenario: demo, walk-in, stand, walk-out, random-walk.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" seed' -l 'seed' -d 'Seed of the noise and of random walks.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" noise' -l 'noise' -d 'Noise model: default, line-of-sight or ideal.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" uci-version' -l 'uci-version' -d 'UCI version the devices speak: 1.1 or 2.0.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" max-sessions' -l 'max-sessions' -d 'Sessions per device (more answer MAX_SESSIONS).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" channels' -l 'channels' -d 'Channels the radio supports, comma-separated.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs"' -l 'peer' -d 'A built-in peer, ACTIVE from the start (repeatable): session=ID,mac=ADDR,peer=ADDR[,channel=9][,preamble=10][,interval=200][,role=responder|initiator][,type=controlee|controller][,scenario=NAME].' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" auto-peers' -l 'auto-peers' -d 'Give every ACTIVE session a mirrored peer for each DST address nobody holds.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" speed' -l 'speed' -d 'Simulated seconds per real second (0.01-1000).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" response-delay-ms' -l 'response-delay-ms' -d 'Delay before each command is processed, milliseconds.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" packet-payload' -l 'packet-payload' -d 'Largest control packet payload the devices send (1-255); longer messages are segmented.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" no-reset-required' -l 'no-reset-required' -d 'Accept commands right after power-up (default: CORE_DEVICE_RESET first, as pica).'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" verbose' -l 'verbose' -d 'Print every ranging round and device state change.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" trace' -l 'trace' -d 'Print every UCI packet.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby sim uwbs" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" speed' -l 'speed' -d 'Replay speed: 1 = real time, 10 = ten times faster, 0 = as fast as possible (hooks in order).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" accessory' -l 'accessory' -d 'The accessory name hooks see (NEARBY_ACCESSORY).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" accessory-id' -l 'accessory-id' -d 'The accessory id hooks see (NEARBY_ACCESSORY_ID; default: the trace\'s file name).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" json' -l 'json' -d 'Print JSON lines (type update, event, hook, summary) instead of text (default: the config file\'s output.json).'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" no-json' -l 'no-json' -d 'Print JSON lines (type update, event, hook, summary) instead of text (default: the config file\'s output.json).'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" filter' -l 'filter' -d 'Smoothing filter (default: the config file\'s, else kalman).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" zones' -l 'zones' -d 'Zone boundaries in metres, comma-separated, increasing (default 1.5,3).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" hysteresis' -l 'hysteresis' -d 'Width of the hysteresis band around each zone boundary, metres (default 0.2).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" dwell' -l 'dwell' -d 'Minimum dwell before a zone change is reported, seconds (default 0.3).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" lost-after' -l 'lost-after' -d 'Silence after which the accessory is lost, seconds (default 2).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" config' -l 'config' -d 'Configuration file (default: $XDG_CONFIG_HOME/nearby/config.toml or ~/.config/nearby/config.toml, if present).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay"' -l 'on-enter' -d 'Run the command after -- when an accessory enters ZONE (repeatable; \'*\' = any zone).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay"' -l 'on-exit' -d 'Run the command after -- when an accessory leaves ZONE (repeatable; \'*\' = any zone).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" on-lost' -l 'on-lost' -d 'Run the command after -- when an accessory is lost (silent too long).'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" on-found' -l 'on-found' -d 'Run the command after -- when an accessory is found (again).'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" hook-timeout' -l 'hook-timeout' -d 'Seconds the hook command may run before SIGTERM (then SIGKILL 2 s later); default 10.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" hook-cooldown' -l 'hook-cooldown' -d 'Minimum seconds between two starts of the hook command; default 0.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" log-level' -l 'log-level' -d 'Log level on standard error: trace, debug, info, notice, warning, error, critical (default: warning, or the config file\'s output.log_level).' -rfka 'trace debug info notice warning error critical'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby replay" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby config" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby config" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby config" -eq 1' -fa 'check' -d 'Check a configuration file: every problem with its line and key (exit 1), or a summary (exit 0).'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby config" -eq 1' -fa 'example' -d 'Print a commented example configuration (every section and key).'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_positional "nearby config" -eq 1' -fa 'path' -d 'Print the path of the default configuration file (whether or not it exists).'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby config check" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby config check" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby config example" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby config example" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby config path" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby config path" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby doctor" hci' -l 'hci' -d 'The controller to check: hci:N, tcp:HOST:PORT or serial:PATH (default: the config file\'s transports.hci, else hci:0).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby doctor" config' -l 'config' -d 'Configuration file to check (default: $XDG_CONFIG_HOME/nearby/config.toml or ~/.config/nearby/config.toml, if present).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby doctor" json' -l 'json' -d 'Print one JSON object {"findings":[...],"blocking":N,"warnings":N}.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby doctor" version' -l 'version' -d 'Show the version.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby doctor" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby help" version' -l 'version' -d 'Show the version.'
