@@ -50,6 +50,16 @@ final class EventRecorder: Sendable {
         }
     }
 
+    /// Waits until the stream ends.
+    func waitForEnd(timeout: Duration = .seconds(30)) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while !isFinished {
+            if clock.now >= deadline { throw ChildProcessError("the event stream did not end within \(timeout)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// Waits until `accessory` delivered `count` updates with a distance.
     @discardableResult
     func waitForUpdates(_ count: Int, of accessory: String, timeout: Duration = .seconds(30)) async throws -> [RangingUpdate] {
@@ -155,6 +165,7 @@ struct SessionHarness {
 
     func shutdown() async {
         await manager.stop()
+        try? await recorder.waitForEnd()
         await client.close()
         await demo.shutdown()
     }

@@ -111,12 +111,14 @@ extension AccessorySession {
 
     // MARK: Steps
 
-    /// Start over: stop (0x0C) what the accessory may still run, close the local session,
+    /// Start over: stop (0x0C) if a configuration was sent before, close the local session,
     /// initialize, receive and validate the configuration data, plan, configure the dev kit,
     /// send configureAndStart, wait for accessoryUwbDidStart, start ranging.
     func startOver() async throws(SessionInterrupt) {
         guard linkUp else { throw .linkLost(lastLinkReason) }
-        if accessoryConfigured {
+        // As Apple's sample: stop (0x0C) before initialize whenever a configuration was sent,
+        // whatever the accessory did since (it may still run it; stopping twice is harmless).
+        if accessoryConfigured || plan != nil {
             try await send(.stop)
             accessoryConfigured = false
         }
