@@ -199,4 +199,83 @@ import UWBDevice
         #expect(harness.recorder.retries(of: "sim-1").isEmpty, "the client's recovery is not a session retry")
         await harness.shutdown()
     }
+
+    @Test(arguments: [
+        (ConfigurationDataVersion.v1_0, NIRangingRole.responder, UWBKeyByteOrder.vendorFirst),
+        (.v1_1, .initiator, .reversed),
+        (.v2_0, .responder, .reversed),
+    ])
+    func everyLayoutAndRoleRanges(layout: ConfigurationDataVersion, role: NIRangingRole, order: UWBKeyByteOrder) async throws {
+        var configuration = fastSessionConfiguration(rangingIntervalMS: nil)
+        configuration.planning.keyByteOrder = order
+        let harness = try await SessionHarness.make(configuration: configuration) { _ in
+            VirtualNIAccessoryConfiguration(layout: layout, role: role, address: 0x0B0B, keyByteOrder: order)
+        }
+        try await harness.addAll()
+        let updates = try await harness.recorder.waitForUpdates(3, of: "sim-1")
+        #expect(abs((updates.last?.distance ?? 0) - 2.0) < 0.01)
+        let plan = try #require(harness.recorder.configurations(of: "sim-1").first?.0)
+        guard case .apple(let shareable) = plan.shared else { Issue.record("not Apple"); return }
+        #expect(shareable.version == layout)
+        #expect(plan.hostParameters.deviceType == (role == .initiator ? .controlee : .controller))
+        // v2.0: the accessory's request (120 ms) is used; otherwise 198 ms for "automatic".
+        #expect(plan.hostParameters.rangingInterval == (layout == .v2_0 ? 120 : 198))
+        let accessory = try #require(await harness.demo.accessories[0].accessory.lastParameters)
+        #expect(accessory.staticSTSIV == plan.hostParameters.staticSTSIV && accessory.vendorID == plan.hostParameters.vendorID)
+        await harness.shutdown()
+    }
+
+    @Test func theAndroidDialectRanges() async throws {
+        var configuration = fastSessionConfiguration()
+        configuration.dialect = .android
+        let harness = try await SessionHarness.make(configuration: configuration)
+        try await harness.addAll()
+        let updates = try await harness.recorder.waitForUpdates(3, of: "sim-1")
+        #expect(abs((updates.last?.distance ?? 0) - 2.0) < 0.01)
+        let plan = try #require(harness.recorder.configurations(of: "sim-1").first?.0)
+        #expect(plan.dialect == .android && plan.configureMessage.encoded().count == 15)
+        #expect(await harness.demo.accessories[0].accessory.received == [.androidInitialize, .configureAndStart])
+        await harness.shutdown()
+    }
+
+    @Test func anUnpluggedDevKitIsWaitedForAndRangingResumes() async throws {
+        let harness = try await SessionHarness.make()
+        try await harness.addAll()
+        try await harness.recorder.waitForUpdates(3, of: "sim-1")
+        try await harness.demo.world.inject(.disconnect(reconnectAfter: .milliseconds(1500)), into: harness.demo.hostTransport.deviceID)
+        try await harness.recorder.waitFor("recovered") { if case .device(.recovered(sessions: _)) = $0.kind { true } else { false } }
+        let before = harness.recorder.updates(of: "sim-1").count
+        try await harness.recorder.waitForUpdates(before + 3, of: "sim-1")
+        let events = harness.recorder.events
+        #expect(events.contains { if case .device(.transportLost) = $0.kind { true } else { false } })
+        #expect(events.contains { if case .uwb(.interrupted(.transportLost)) = $0.kind { true } else { false } })
+        #expect(harness.recorder.retries(of: "sim-1").isEmpty, "the ranging timeout waits while the dev kit is away")
+        #expect(harness.recorder.configurations(of: "sim-1").count == 1)
+        await harness.shutdown()
+    }
+
+    @Test func theDevKitStoppingTheSessionIsRestarted() async throws {
+        let harness = try await SessionHarness.make()
+        try await harness.addAll()
+        try await harness.recorder.waitForUpdates(3, of: "sim-1")
+        let id = try #require(harness.recorder.configurations(of: "sim-1").first?.0.sessionID)
+        try await harness.demo.world.inject(.stopSession(id: id, reason: .maxRangingRoundRetryCountReached), into: harness.demo.hostTransport.deviceID)
+        try await harness.recorder.waitFor("retry") { if case .retry = $0.kind { true } else { false } }
+        let before = harness.recorder.updates(of: "sim-1").count
+        try await harness.recorder.waitForUpdates(before + 3, of: "sim-1")
+        let retry = try #require(harness.recorder.retries(of: "sim-1").first)
+        #expect(retry.reason == .uwbStopped(.maxRangingRoundRetryCountReached) && retry.action == .restartWithCachedConfiguration)
+        await harness.shutdown()
+    }
+
+    @Test func stopWhileWaitingForTheAccessoryEndsAtOnce() async throws {
+        let harness = try await SessionHarness.make(configuration: fastSessionConfiguration(configurationTimeout: .seconds(30)))
+        await harness.demo.accessories[0].accessory.setFault(.silent)
+        try await harness.addAll()
+        try await harness.recorder.waitFor("initializing") { if case .state(.initializing) = $0.kind { true } else { false } }
+        let started = ContinuousClock.now
+        await harness.shutdown()
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(harness.recorder.states(of: "sim-1").last == .stopped)
+    }
 }
