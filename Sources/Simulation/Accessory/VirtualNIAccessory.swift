@@ -28,8 +28,10 @@ public actor VirtualNIAccessory {
 
     /// The faults in effect.
     public private(set) var faults: Set<VirtualNIAccessoryFault> = []
-    /// Every message ID received, in order (for tests).
+    /// Every message ID received and answered, in order (for tests).
     public private(set) var received: [NIMessageID] = []
+    /// How many messages were ignored because of the ``VirtualNIAccessoryFault/silent`` fault.
+    public private(set) var ignoredCount = 0
     /// The session ID of the running session, `nil` when not ranging.
     public private(set) var runningSessionID: UInt32?
     /// Every session ID it started, in order.
@@ -116,7 +118,10 @@ public actor VirtualNIAccessory {
     // MARK: Messages
 
     private func handle(_ bytes: [UInt8]) async {
-        guard !faults.contains(.silent) else { return }
+        guard !faults.contains(.silent) else {
+            ignoredCount += 1
+            return
+        }
         let message: NIMessage
         do {
             message = try NIMessage(decoding: bytes, dialect: nil)
