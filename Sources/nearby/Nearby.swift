@@ -7,6 +7,6 @@ struct Nearby: AsyncParsableCommand {
         commandName: "nearby",
         abstract: "UWB nearby interaction on Linux: range with UWB accessories through a USB dev kit.",
         version: "0.1.0",
-        subcommands: [BenchCommand.self, UWBCommand.self, UCIGroupCommand.self, SimCommand.self]
+        subcommands: [RangeCommand.self, DemoCommand.self, BenchCommand.self, UWBCommand.self, UCIGroupCommand.self, SimCommand.self]
     )
 }
