@@ -80,7 +80,7 @@ final class SessionEventLoop: @unchecked Sendable {
     /// One line per accessory: `sim-1: 298 updates (296 measured), 11 zone changes, 0 retries, last 6.98 m, stopped; 0x01 -> 0x0B: 0.21 ms own work ...`.
     var summaryLines: [String] {
         tallies.map { t in
-            var line = "\(t.identity.displayName): \(t.updates) updates (\(t.measured) measured), \(t.zoneEvents) zone changes, "
+            var line = "\(t.identity.displayName): \(t.updates) updates (\(t.measured) measured), \(t.zoneEvents) zone change\(t.zoneEvents == 1 ? "" : "s"), "
             line += "\(t.retries) retr\(t.retries == 1 ? "y" : "ies"), "
             line += t.lastDistance.map { String(format: "last %.2f m, ", $0) } ?? ""
             line += t.state.description

@@ -152,8 +152,11 @@ extension AccessorySession {
         let session = try await openUWBSession(plan)
         let uwbTime = ContinuousClock.now - uwbStart
         attach(session)
-        try await send(plan.configureMessage)
-        let latency = SessionLatency(total: ContinuousClock.now - arrival, uwbConfiguration: uwbTime)
+        let bytes = plan.configureMessage.encoded()
+        let sending = ContinuousClock.now
+        try await send(bytes, id: .configureAndStart)
+        let sent = ContinuousClock.now
+        let latency = SessionLatency(total: sent - arrival, uwbConfiguration: uwbTime, send: sent - sending)
         self.plan = plan
         self.latency = latency
         accessoryConfigured = true
@@ -311,9 +314,14 @@ extension AccessorySession {
 
     /// Sends one NI message.
     func send(_ message: NIMessage) async throws(SessionInterrupt) {
+        try await send(message.encoded(), id: message.id)
+    }
+
+    /// Sends one encoded NI message.
+    func send(_ bytes: [UInt8], id: NIMessageID) async throws(SessionInterrupt) {
         do {
-            try await channel.send(message.encoded())
-            logger.debug("> \(message.id)")
+            try await channel.send(bytes)
+            logger.debug("> \(id)")
         } catch {
             switch error {
             case .disconnected(let reason):
@@ -324,7 +332,7 @@ extension AccessorySession {
                 throw .stop
             case .notReady, .messageTooLong:
                 throw .fatal(AccessorySessionError(
-                    .dataChannel, accessory: identity.description, reason: "cannot send \(message.id): \(error)",
+                    .dataChannel, accessory: identity.description, reason: "cannot send \(id): \(error)",
                     remedy: "A v2.0 exchange needs ATT_MTU ≥ 52; check the data channel.", bluetoothError: error))
             default:
                 if Task.isCancelled { throw .stop }
