@@ -84,26 +84,16 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
 
-        // Ends with the scenario (its clock starts at the first ranging round), or on a signal.
-        let signals = SignalStream([SIGINT, SIGTERM])
-        let interrupted = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(50))
-                    let now = await demo.world.now
-                    if let time = await demo.world.scenarioTime(at: now), time >= length { return false }
-                }
-                return false
-            }
-            group.addTask {
-                for await _ in signals.stream { return true }
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
+        // Ends with the scenario (its clock starts at the first ranging round), when every
+        // session failed, or on a signal.
+        let sessions = await manager.allSessions
+        let interrupted = await waitForSignalOr {
+            var allFinal = true
+            for session in sessions where await !session.state.isFinal { allFinal = false }
+            if allFinal { return true }
+            let now = await demo.world.now
+            return await demo.world.scenarioTime(at: now).map { $0 >= length } ?? false
         }
-        signals.cancel()
         await manager.stop()
         await consumer.value
         await client.close()

@@ -127,27 +127,11 @@ struct RangeCommand: AsyncParsableCommand {
         }
 
         // Until Ctrl-C / SIGTERM, or until every session ended by itself.
-        let signals = SignalStream([SIGINT, SIGTERM])
         let sessions = await manager.allSessions
-        let interrupted = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await _ in signals.stream { return true }
-                return false
-            }
-            group.addTask {
-                while !Task.isCancelled {
-                    var finished = true
-                    for session in sessions where await !session.state.isFinal { finished = false }
-                    if finished { return false }
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
+        let interrupted = await waitForSignalOr {
+            for session in sessions where await !session.state.isFinal { return false }
+            return true
         }
-        signals.cancel()
         await manager.stop()
         await consumer.value
         for channel in channels { await channel.close() }

@@ -82,20 +82,14 @@ enum JSONLine {
         return "\(value)"
     }
 
-    /// A JSON string literal.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// A JSON string literal (Foundation's encoder does the escaping).
     static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 }

@@ -56,7 +56,7 @@ public actor VirtualNIAccessory {
         self.configuration = configuration
         self.channel = channel
         var logger = logger
-        logger[metadataKey: "accessory"] = "\(SimText.hex16(configuration.address))"
+        logger[metadataKey: "accessory"] = "\(UCIMACAddress.short(configuration.address))"
         self.logger = logger
         self.client = UCIClient(transport: transport, logger: logger)
     }
@@ -180,7 +180,7 @@ public actor VirtualNIAccessory {
 
     private func configure(sessionID: UInt32, parameters: FiRaSessionParameters) async {
         if faults.contains(.refuseRestart), sessionID == lastSessionID {
-            logger.info("refusing to restart session \(SimText.hex32(sessionID))")
+            logger.info("refusing to restart session \(sessionID)")
             await closeSession()
             await send(.accessoryUWBDidStop)
             return
@@ -197,7 +197,7 @@ public actor VirtualNIAccessory {
             // Qorvo sends 0x02 as soon as its start call returns OK.
             await send(.accessoryUWBDidStart)
         } catch {
-            logger.warning("cannot start session \(SimText.hex32(sessionID)): \(error)")
+            logger.warning("cannot start session \(sessionID): \(error)")
             await closeSession()
             await send(.accessoryUWBDidStop)
         }
@@ -217,7 +217,7 @@ public actor VirtualNIAccessory {
         do {
             try await session.close()
         } catch {
-            logger.debug("closing session \(SimText.hex32(session.id)): \(error.reason)")
+            logger.debug("closing session \(session.id): \(error.reason)")
         }
     }
 
@@ -232,18 +232,5 @@ public actor VirtualNIAccessory {
         } catch {
             logger.notice("cannot send: \(error)")
         }
-    }
-}
-
-/// Hex formatting for the simulation's messages.
-enum SimText {
-    static func hex16(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-
-    static func hex32(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
     }
 }
