@@ -53,8 +53,10 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let scenario = try Scenario.named(scenario)
         let logger = Self.logger(verbose: options.verbose)
+        let order = try options.keyByteOrder()
         let demo = try DemoEnvironment(
-            scenario: scenario, accessories: accessories, seed: seed, clock: .realTime(speed: speed), logger: logger)
+            scenario: scenario, accessories: accessories, seed: seed, clock: .realTime(speed: speed),
+            accessory: { VirtualNIAccessoryConfiguration(address: 0x0A01 + UInt16($0), keyByteOrder: order) }, logger: logger)
         let start = MonotonicTime.seconds()
         let screen = RangeScreen(mode: RangeScreen.mode(json: options.json), zones: try options.zoneMap(), start: start)
         let client = UCIClient(transport: demo.hostTransport, logger: logger)

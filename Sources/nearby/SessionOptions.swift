@@ -11,6 +11,14 @@ struct SessionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Zone boundaries in metres, comma-separated, increasing.", valueName: "m,m"))
     var zones: String = "1.5,3"
 
+    @Option(help: ArgumentHelp("The NI dialect: apple (initialize 0x0A) or android (0xA5).", valueName: "dialect"))
+    var dialect = "apple"
+
+    @Option(
+        name: .customLong("sts-order"),
+        help: ArgumentHelp("How VENDOR_ID and the STS IV go to UCI: vendor-first (AOSP) or reversed (Qorvo); both sides must agree.", valueName: "order"))
+    var stsOrder = UWBKeyByteOrder.vendorFirst.description
+
     @Flag(help: "Print one JSON object per update and per event (keys: see the README).")
     var json = false
 
@@ -20,6 +28,24 @@ struct SessionOptions: ParsableArguments {
     func validate() throws {
         _ = try filterSpec()
         _ = try zoneMap()
+        _ = try niDialect()
+        _ = try keyByteOrder()
+    }
+
+    /// `--dialect` parsed.
+    func niDialect() throws -> NIDialect {
+        guard let found = NIDialect.allCases.first(where: { $0.description == dialect.lowercased() }) else {
+            throw ValidationError("--dialect must be apple or android, not \"\(dialect)\"")
+        }
+        return found
+    }
+
+    /// `--sts-order` parsed.
+    func keyByteOrder() throws -> UWBKeyByteOrder {
+        guard let order = UWBKeyByteOrder(name: stsOrder) else {
+            throw ValidationError("--sts-order must be vendor-first or reversed, not \"\(stsOrder)\"")
+        }
+        return order
     }
 
     /// `--filter` parsed.
@@ -38,6 +64,8 @@ struct SessionOptions: ParsableArguments {
 
     /// The session configuration these options describe.
     func sessionConfiguration(timeScale: Double = 1) throws -> AccessorySessionConfiguration {
-        AccessorySessionConfiguration(filter: try filterSpec(), zones: try zoneMap(), timeScale: timeScale)
+        AccessorySessionConfiguration(
+            dialect: try niDialect(), planning: SessionPlanningOptions(keyByteOrder: try keyByteOrder()), filter: try filterSpec(),
+            zones: try zoneMap(), timeScale: timeScale)
     }
 }

@@ -278,4 +278,22 @@ import UWBDevice
         #expect(ContinuousClock.now - started < .seconds(5))
         #expect(harness.recorder.states(of: "sim-1").last == .stopped)
     }
+
+    @Test func anAccessoryThatIsNotAdvertisingIsNotReconnectedAndGivenUp() async throws {
+        var configuration = fastSessionConfiguration(maxAttempts: 2)
+        configuration.advertisingSeenRecently = { false }
+        let harness = try await SessionHarness.make(configuration: configuration)
+        try await harness.addAll()
+        try await harness.recorder.waitForUpdates(3, of: "sim-1")
+        await harness.demo.accessories[0].accessory.loseLink()
+        try await harness.recorder.waitFor("failed") { if case .state(.failed) = $0.kind { true } else { false } }
+        let retries = harness.recorder.retries(of: "sim-1")
+        #expect(retries.map(\.reason) == [.linkLost(.connectionTimeout), .notNearby])
+        #expect(retries.allSatisfy { $0.action == .reconnect })
+        #expect(!harness.recorder.states(of: "sim-1").contains { if case .connecting = $0 { true } else { false } }, "never tried")
+        let error = try #require(harness.recorder.errors(of: "sim-1").last)
+        #expect(error.reason == "gave up after 2 tries: the accessory is not advertising")
+        #expect(error.remedy == "Bring the accessory closer (or power it on) and start again.")
+        await harness.shutdown()
+    }
 }
