@@ -181,7 +181,8 @@ final class RangeScreen: @unchecked Sendable {
             line += "      - m " + String(repeating: "·", count: Self.barWidth)
         }
         if let azimuth = row.azimuth {
-            line += "  " + Self.arrow(azimuth) + String(format: " %4.0f°", azimuth)
+            let shown = azimuth.rounded()
+            line += "  " + Self.arrow(azimuth) + String(format: " %4.0f°", shown == 0 ? 0 : shown)
         } else {
             line += "        "
         }
