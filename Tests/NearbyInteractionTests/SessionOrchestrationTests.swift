@@ -34,7 +34,7 @@ import UWBDevice
     }
 
     @Test func aSlowAccessoryWithinTheTimeoutIsServed() async throws {
-        let harness = try await SessionHarness.make()
+        let harness = try await SessionHarness.make(configuration: fastSessionConfiguration(configurationTimeout: .seconds(3)))
         await harness.demo.accessories[0].accessory.setFault(.slowConfiguration(.milliseconds(300)))
         try await harness.addAll()
         try await harness.recorder.waitForUpdates(3, of: "sim-1")
@@ -44,7 +44,7 @@ import UWBDevice
 
     @Test func aSlowAccessoryOverTheTimeoutIsRetriedThenGivenUp() async throws {
         let harness = try await SessionHarness.make(configuration: fastSessionConfiguration(maxAttempts: 2, configurationTimeout: .milliseconds(200)))
-        await harness.demo.accessories[0].accessory.setFault(.slowConfiguration(.seconds(2)))
+        await harness.demo.accessories[0].accessory.setFault(.slowConfiguration(.seconds(60)))  // never within the test: no late answer is taken
         try await harness.addAll()
         let events = try await harness.recorder.waitFor("failed") { if case .state(.failed) = $0.kind { true } else { false } }
         let retries = harness.recorder.retries(of: "sim-1")
