@@ -73,4 +73,25 @@ import Testing
         #expect(lines.count >= 6)
         #expect(lines.dropFirst().allSatisfy { $0.hasSuffix(",\(NIAccessoryPeer.address)") && $0.contains(",2.0,") }, "\(lines.prefix(3))")
     }
+
+    @Test func allFindsTheAdvertisingAccessoryByScanning() async throws {
+        let server = try ChildProcess(PackagePaths.nearby, ["sim", "uwbs", "--listen", "127.0.0.1:0", "--noise", "ideal"])
+        defer { server.terminate() }
+        try await server.waitForOutput("listening on 127.0.0.1:")
+        guard let match = server.stdout.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            let uwbsPort = Int(server.stdout[match].split(separator: ":").last ?? "")
+        else { throw ChildProcessError("no port in: \(server.stdout)") }
+        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)")
+        defer { peer.terminate() }
+        let range = try ChildProcess(PackagePaths.nearby, [
+            "range", "--all", "--scan-seconds", "1", "--hci", "tcp:127.0.0.1:\(hciPort)", "--uwb", "tcp:127.0.0.1:\(uwbsPort)",
+        ])
+        defer { range.terminate() }
+        // Plain output (not a terminal): the advertised name names the accessory.
+        try await range.waitForOutput("nb-peer: entered mid", timeout: .seconds(60))
+        range.signal(SIGINT)
+        #expect(try await range.waitForExit(timeout: .seconds(30)) == 0, "\(range.stderr)")
+        #expect(range.stdout.contains("nb-peer: session 0x"), "\(range.stdout)")
+        #expect(range.stdout.contains("  nb-peer: ") && range.stdout.contains("0 retries"), "the summary: \(range.stdout)")
+    }
 }
