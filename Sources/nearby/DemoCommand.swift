@@ -76,9 +76,9 @@ struct DemoCommand: AsyncParsableCommand {
         let manager = NearbySessionManager(
             client: client, configuration: try options.sessionConfiguration(timeScale: speed), logger: logger)
         let loop = SessionEventLoop(screen: screen, recorder: nil)
+        for accessory in demo.accessories { loop.add(accessory.identity) }
         let consumer = Task { await loop.run(manager.events) }
         for accessory in demo.accessories {
-            screen.add(accessory.identity)
             do {
                 try await manager.add(accessory.identity, channel: accessory.hostChannel)
             } catch {

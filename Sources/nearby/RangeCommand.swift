@@ -112,11 +112,11 @@ struct RangeCommand: AsyncParsableCommand {
         }
         let manager = NearbySessionManager(client: client, configuration: try options.sessionConfiguration(), logger: logger)
         let loop = SessionEventLoop(screen: screen, recorder: recorder)
+        for target in targets { loop.add(target.identity) }
         let consumer = Task { await loop.run(manager.events) }
 
         var channels: [any DataChannel] = []
         for target in targets {
-            screen.add(target.identity)
             do {
                 let channel = try await GATTDataChannel.connect(host: host, address: target.address, type: target.addressType)
                 channels.append(channel)

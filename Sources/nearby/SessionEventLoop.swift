@@ -32,6 +32,13 @@ final class SessionEventLoop: @unchecked Sendable {
         self.recorder = recorder
     }
 
+    /// Announces an accessory before its session starts: its line shows at once and the summary
+    /// keeps this order. Call before ``run(_:onEvent:)`` starts or from the same task.
+    func add(_ identity: AccessoryIdentity) {
+        screen.add(identity)
+        if !tallies.contains(where: { $0.identity.id == identity.id }) { tallies.append(Tally(identity: identity)) }
+    }
+
     /// Consumes `events` until it ends; `onEvent` sees each event after the outputs (for stop
     /// conditions).
     func run(_ events: AsyncStream<NearbySessionEvent>, onEvent: (NearbySessionEvent, SessionEventLoop) -> Void = { _, _ in }) async {
