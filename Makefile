@@ -59,7 +59,7 @@ test: deps
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
 demo: deps release
-	.build/release/nearby bench data/hanyang/static/los_h100_2m.csv data/hanyang/dynamic/los_A_case1_A5.csv
+	.build/release/nearby demo --accessories 2 --speed 4
 
 benchmarks bench: apt
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark

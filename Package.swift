@@ -123,7 +123,8 @@ let package = Package(
             dependencies: ["NearbyTestSupport", "NearbyInteraction", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy", "NearbySupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "SimulationTests", dependencies: ["NearbyTestSupport", "Simulation", "UCI", "UWBDevice", "Ranging", logging],
+            name: "SimulationTests",
+            dependencies: ["NearbyTestSupport", "Simulation", "UCI", "UWBDevice", "Ranging", "NearbyInteraction", "LowEnergy", logging],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HooksTests", dependencies: ["NearbyTestSupport", "Hooks", "Ranging", "NearbySupport", logging],

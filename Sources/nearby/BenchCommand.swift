@@ -77,19 +77,7 @@ struct BenchCommand: ParsableCommand {
 
     /// The zone map from `--zones`, `--hysteresis` and `--dwell`.
     func zoneMap() throws -> ZoneMap {
-        var boundaries: [Double] = []
-        for field in zones.split(separator: ",", omittingEmptySubsequences: false) {
-            let text = field.trimmingCharacters(in: " ")
-            guard let value = Double(text), value.isFinite, value > 0 else {
-                throw ValidationError("--zones: '\(text)' is not a distance in metres; write increasing boundaries like 1.5,3")
-            }
-            boundaries.append(value)
-        }
-        do {
-            return try ZoneMap(boundaries: boundaries, hysteresis: hysteresis, minimumDwell: dwell)
-        } catch {
-            throw ValidationError("--zones/--hysteresis/--dwell: \(error)")
-        }
+        try ZoneOption.map(zones, hysteresis: hysteresis, dwell: dwell)
     }
 
     func run() throws {

@@ -7,9 +7,10 @@ struct Nearby: AsyncParsableCommand {
         commandName: "nearby",
         abstract: "UWB nearby interaction on Linux: range with UWB accessories through a USB dev kit.",
         version: "0.1.0",
-subcommands: [
+        subcommands: [
+            RangeCommand.self, DemoCommand.self,
             ScanCommand.self, SetupCommand.self, AccessoriesCommand.self,
-            BenchCommand.self, ReplayCommand.self,
+            ReplayCommand.self, BenchCommand.self,
             UWBCommand.self, UCIGroupCommand.self, SimCommand.self,
             ConfigCommand.self, DoctorCommand.self,
         ]

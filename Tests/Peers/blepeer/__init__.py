@@ -12,6 +12,10 @@ What the accessory does with data-channel messages is a pluggable :class:`blepee
 (``EchoBehaviour`` by default), so a later peer (an NI accessory driving a virtual UWBS) reuses
 everything here and only adds a behaviour.
 
+The NI accessory (``ni_accessory.NIAccessoryBehaviour``: the accessory side of the NI protocol,
+ranging through a virtual UWBS over TCP given in ``NEARBY_NI_UWBS=HOST:PORT``) is such a
+behaviour: ``--behaviour blepeer.ni_accessory:NIAccessoryBehaviour``.
+
 Modules: ``controller`` (virtual-controller fixes and the strict "hardware-like" mode),
 ``services`` (GATT UUIDs and service builders), ``advertising`` (AD builder), ``transport``
 (C0's H4 server), ``behaviour``,

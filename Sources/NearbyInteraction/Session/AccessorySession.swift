@@ -1,0 +1,247 @@
+public import Logging
+public import LowEnergy
+import NearbySupport
+import Ranging
+import UCI
+public import UWBDevice
+
+/// One accessory's Nearby Interaction session, with the host in the phone's role: the NI
+/// exchange over the accessory's data channel, the local UWB session on the shared dev kit, the
+/// ranging pipeline, and timeout recovery. State machine, timers and figures: specs/session.md.
+///
+/// 1. Sends initialize (0x0A, or 0xA5 in the Android dialect) and waits for the accessory's
+///    configuration data (0x01) (``AccessorySessionConfiguration/configurationTimeout``); data
+///    that does not parse ends the session with an error naming the field.
+/// 2. Plans the session (``SessionPlanner``), opens and configures the local UWB session
+///    (``UCIClient/openSession(id:type:parameters:)``), sends configureAndStart (0x0B). The host's
+///    own work from 0x01 arriving to 0x0B leaving is measured (``SessionLatency``, budget 5 ms),
+///    logged and reported in ``NearbySessionEvent/Kind/configured(_:_:)``.
+/// 3. Waits for accessoryUwbDidStart (0x02) (``AccessorySessionConfiguration/startTimeout``),
+///    starts the local session, and feeds every range sample to a ``RangingPipeline``.
+/// 4. On a timeout (no valid range for ``RetryPolicy/rangingTimeout``, the dev kit stopping the
+///    session, accessoryUwbDidStop) restarts with the cached configuration; when the session has
+///    ended (the accessory rejects the cached configuration, does not start, the local session
+///    is gone) starts over (0x0C, 0x0A, a new configuration); after a link loss reconnects the
+///    data channel and starts over. Each try waits an exponential backoff; after
+///    ``RetryPolicy/maxAttempts`` it gives up with the reason. Dev-kit errors and unplugs are
+///    recovered by the ``UCIClient``; the session reports them and waits.
+///
+/// Everything is reported on ``events`` (one consumer), in order. ``NearbySessionManager`` runs
+/// several sessions on one client and merges their events.
+///
+/// ```swift
+/// let session = AccessorySession(identity: AccessoryIdentity(id: "F0:F1:F2:F3:F4:F5", displayName: "Keys"),
+///                                channel: channel, client: client)
+/// await session.start()
+/// for await event in session.events { print(event) }
+/// ```
+public actor AccessorySession {
+    /// Who the accessory is (carried by every event).
+    public nonisolated let identity: AccessoryIdentity
+    /// The accessory's data channel (the caller owns it: ``stop()`` does not close it).
+    public nonisolated let channel: any DataChannel
+    /// The UCI client of the local dev kit (opened by the caller).
+    public nonisolated let client: UCIClient
+    /// The settings.
+    public nonisolated let configuration: AccessorySessionConfiguration
+    /// Every state change, configuration, update, ranging event, retry and error, in order.
+    /// Single consumer; ends after the final state (``AccessorySessionState/stopped`` or
+    /// ``AccessorySessionState/failed(_:)``).
+    public nonisolated let events: AsyncStream<NearbySessionEvent>
+
+    /// The current state.
+    public internal(set) var state: AccessorySessionState = .idle
+    /// The cached configuration: the last session planned (what a restart sends again).
+    public internal(set) var plan: SessionPlan?
+    /// The last latency measurement (0x01 in → 0x0B out).
+    public internal(set) var latency: SessionLatency?
+    /// How many sessions were planned (fresh starts that got as far as configureAndStart).
+    public internal(set) var configurationCount = 0
+
+    let eventContinuation: AsyncStream<NearbySessionEvent>.Continuation
+    let logger: Logger
+    let mailbox = Mailbox<SessionInput>()
+    var planner: SessionPlanner
+    var pipeline: RangingPipeline<ConfiguredFilter>
+    let epoch = MonotonicTime.seconds()
+
+    var runTask: Task<Void, Never>?
+    var pumps: [Task<Void, Never>] = []
+    var uwbPumps: [Task<Void, Never>] = []
+    var uwbSession: UWBSession?
+    var uwbGeneration = 0
+    var uwbInterrupted = false
+    var localDevice: LocalUWBDevice?
+    var linkUp = true
+    var lastLinkReason: HCIStatus = .connectionTimeout
+    var accessoryConfigured = false
+    var lastValidRange = ContinuousClock.now
+    var attempts = 0
+    var deadlineToken = 0
+
+    /// Creates a session; nothing happens until ``start()``.
+    /// - Parameters:
+    ///   - identity: how events name the accessory.
+    ///   - channel: a connected data channel to the accessory.
+    ///   - client: an opened UCI client (shared by every accessory).
+    ///   - configuration: dialect, timeouts, recovery, pipeline.
+    ///   - logger: the exchange at debug, state changes and latency at info, retries at notice,
+    ///     failures at warning / error.
+    public init(
+        identity: AccessoryIdentity, channel: any DataChannel, client: UCIClient,
+        configuration: AccessorySessionConfiguration = AccessorySessionConfiguration(),
+        logger: Logger = Logger(label: "nearby.ni.session")
+    ) {
+        self.identity = identity
+        self.channel = channel
+        self.client = client
+        self.configuration = configuration
+        var logger = logger
+        logger[metadataKey: "accessory"] = "\(identity.id)"
+        self.logger = logger
+        self.planner = SessionPlanner(options: configuration.planning)
+        self.pipeline = RangingPipeline(filter: configuration.filter, zones: configuration.zones, lostAfter: configuration.lostAfter)
+        (events, eventContinuation) = AsyncStream.makeStream(of: NearbySessionEvent.self, bufferingPolicy: .bufferingNewest(8192))
+    }
+
+    /// Starts the session (no-op if already started).
+    public func start() {
+        guard runTask == nil, !state.isFinal else { return }
+        let mailbox = mailbox
+        let channel = channel
+        let tick = configuration.tickInterval
+        pumps = [
+            Task {
+                for await message in channel.messages { mailbox.post(.message(message, at: .now)) }
+                mailbox.post(.messagesEnded)
+            },
+            Task {
+                for await event in channel.events { mailbox.post(.link(event)) }
+            },
+            Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: tick)
+                    mailbox.post(.tick)
+                }
+            },
+        ]
+        runTask = Task { await self.run() }
+    }
+
+    /// Stops the session: stop (0x0C) to the accessory if it was configured and the link is up,
+    /// the local UWB session closed, state ``AccessorySessionState/stopped``, ``events`` ends.
+    /// Returns once done; no-op once final.
+    public func stop() async {
+        guard !state.isFinal else { return }
+        mailbox.post(.stop)
+        runTask?.cancel()
+        await runTask?.value
+        guard !state.isFinal else { return }
+        await cleanUp()
+        finish(.stopped)
+    }
+
+    /// Waits until the session is final (stopped or failed) and returns that state.
+    public func waitUntilFinished() async -> AccessorySessionState {
+        await runTask?.value
+        return state
+    }
+
+    // MARK: Events
+
+    /// The pipeline's clock: MonotonicTime, scaled by ``AccessorySessionConfiguration/timeScale``
+    /// around the session's creation.
+    func scaled(_ time: Double) -> Double {
+        configuration.timeScale == 1 ? time : epoch + (time - epoch) * configuration.timeScale
+    }
+
+    func emit(_ kind: NearbySessionEvent.Kind, at time: Double? = nil) {
+        eventContinuation.yield(NearbySessionEvent(accessory: identity, time: time ?? scaled(MonotonicTime.seconds()), kind: kind))
+    }
+
+    func setState(_ new: AccessorySessionState) {
+        guard new != state else { return }
+        state = new
+        logger.info("state: \(new)")
+        emit(.state(new))
+    }
+
+    /// Final state: reported, streams ended, tasks stopped.
+    func finish(_ final: AccessorySessionState) {
+        for pump in pumps { pump.cancel() }
+        for pump in uwbPumps { pump.cancel() }
+        pumps = []
+        uwbPumps = []
+        setState(final)
+        eventContinuation.finish()
+    }
+
+    /// Stop (0x0C) if the accessory runs our configuration and the link is up; close the local
+    /// UWB session. Errors are logged, not thrown: this runs on the way out.
+    func cleanUp() async {
+        if accessoryConfigured, linkUp {
+            do {
+                try await channel.send(NIMessage.stop.encoded())
+                logger.debug("> stop (0x0C)")
+            } catch {
+                logger.notice("could not send stop (0x0C): \(error)")
+            }
+        }
+        accessoryConfigured = false
+        await closeUWBSession()
+    }
+
+    /// Closes the local UWB session, if any; late events of it are ignored from now on.
+    func closeUWBSession() async {
+        guard let session = uwbSession else { return }
+        uwbSession = nil
+        uwbGeneration += 1
+        for pump in uwbPumps { pump.cancel() }
+        uwbPumps = []
+        do {
+            try await session.close()
+        } catch where error.code == .sessionNotOpen || error.code == .unavailable || error.code == .closed {
+            // Already gone with the dev kit or closed by the UWBS.
+        } catch {
+            logger.notice("could not close UWB session \(SessionText.hex32(session.id)): \(error.reason)")
+        }
+    }
+
+    /// Routes a new local UWB session's samples and events to the mailbox.
+    func attach(_ session: UWBSession) {
+        for pump in uwbPumps { pump.cancel() }
+        uwbGeneration += 1
+        let generation = uwbGeneration
+        let mailbox = mailbox
+        uwbSession = session
+        uwbInterrupted = false
+        uwbPumps = [
+            Task {
+                for await sample in session.samples { mailbox.post(.sample(sample, generation: generation)) }
+            },
+            Task {
+                for await event in session.events { mailbox.post(.uwb(event, generation: generation)) }
+            },
+        ]
+    }
+}
+
+/// What the run loop of an ``AccessorySession`` reacts to, in arrival order.
+enum SessionInput: Sendable {
+    /// A message from the accessory, with its arrival time (the latency budget starts there).
+    case message([UInt8], at: ContinuousClock.Instant)
+    /// The data channel's message stream ended (the channel was closed).
+    case messagesEnded
+    /// The data channel's link changed.
+    case link(DataChannelEvent)
+    /// A range sample of the local UWB session `generation`.
+    case sample(UCIPeerRangeSample, generation: Int)
+    /// An event of the local UWB session `generation`.
+    case uwb(UWBSessionEvent, generation: Int)
+    /// The periodic check (pipeline silence, ranging timeout).
+    case tick
+    /// A wait's deadline passed (`token` names the wait).
+    case deadline(Int)
+    /// ``AccessorySession/stop()`` was called.
+    case stop
+}

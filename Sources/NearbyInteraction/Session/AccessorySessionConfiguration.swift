@@ -1,0 +1,64 @@
+public import Ranging
+
+/// Settings of one ``AccessorySession``: dialect, planning, timeouts, recovery, and the ranging
+/// pipeline (filter, zones). Shared by every accessory of a ``NearbySessionManager`` unless
+/// given per accessory.
+public struct AccessorySessionConfiguration: Sendable {
+    /// Which initialize the host sends: `.apple` 0x0A (default) or `.android` 0xA5.
+    public var dialect: NIDialect
+    /// How sessions are planned.
+    public var planning: SessionPlanningOptions
+    /// Timeout detection and recovery.
+    public var retry: RetryPolicy
+    /// Longest wait for the configuration data (0x01) after initialize. Default 3 s.
+    public var configurationTimeout: Duration
+    /// Longest wait for accessoryUwbDidStart (0x02) after configureAndStart. Default 3 s.
+    public var startTimeout: Duration
+    /// Timeout of one data-channel reconnection attempt. Default 10 s.
+    public var reconnectTimeout: Duration
+    /// The smoothing filter. Default ``FilterSpec/default`` (Kalman).
+    public var filter: FilterSpec
+    /// The zones. Default ``ZoneMap/standard`` (1.5 m, 3 m).
+    public var zones: ZoneMap
+    /// Silence, seconds of the samples' clock, before the pipeline reports `lost`. Default 2.
+    public var lostAfter: Double
+    /// How often silence is checked (the pipeline's `tick`, the ranging timeout). Default 100 ms.
+    public var tickInterval: Duration
+    /// Multiplies the time the ranging pipeline sees, for simulations that run faster than real
+    /// time (`nearby demo --speed 4` passes 4, so zone dwell and `lost` keep their scenario
+    /// meaning). Timeouts and backoff stay in real time. Default 1.
+    public var timeScale: Double
+    /// "Is the accessory still near?" while its data channel is down: `true` if it was seen
+    /// advertising recently. `nil` (default): assume it may be, and try to reconnect. When it
+    /// answers `false`, a reconnection try is skipped (it still counts as a try).
+    public var advertisingSeenRecently: (@Sendable () async -> Bool)?
+
+    /// Creates a configuration; every parameter has the default documented on its property.
+    public init(
+        dialect: NIDialect = .apple,
+        planning: SessionPlanningOptions = SessionPlanningOptions(),
+        retry: RetryPolicy = .default,
+        configurationTimeout: Duration = .seconds(3),
+        startTimeout: Duration = .seconds(3),
+        reconnectTimeout: Duration = .seconds(10),
+        filter: FilterSpec = .default,
+        zones: ZoneMap = .standard,
+        lostAfter: Double = 2,
+        tickInterval: Duration = .milliseconds(100),
+        timeScale: Double = 1,
+        advertisingSeenRecently: (@Sendable () async -> Bool)? = nil
+    ) {
+        self.dialect = dialect
+        self.planning = planning
+        self.retry = retry
+        self.configurationTimeout = configurationTimeout
+        self.startTimeout = startTimeout
+        self.reconnectTimeout = reconnectTimeout
+        self.filter = filter
+        self.zones = zones
+        self.lostAfter = lostAfter
+        self.tickInterval = tickInterval
+        self.timeScale = timeScale
+        self.advertisingSeenRecently = advertisingSeenRecently
+    }
+}

@@ -1,0 +1,129 @@
+public import Logging
+public import LowEnergy
+import NearbySupport
+public import UWBDevice
+
+/// Runs Nearby Interaction sessions with several accessories at once on one dev kit: one
+/// ``AccessorySession`` per accessory (its own data channel and UWB session) on a shared
+/// ``UCIClient``, and one merged stream of ``events``.
+///
+/// Each session recovers on its own; one that fails (for example because the dev kit's session
+/// limit is reached: ``AccessorySessionError/Code/sessionLimit``) reports its error and ends
+/// while the others keep ranging. Dev-kit events (unplugged, back, reset) come once, with a
+/// `nil` accessory.
+///
+/// ```swift
+/// let client = UCIClient(transport: transport)
+/// try await client.open()
+/// let manager = NearbySessionManager(client: client)
+/// try await manager.add(AccessoryIdentity(id: "F0:F1:F2:F3:F4:F5", displayName: "Keys"), channel: channel)
+/// for await event in manager.events {
+///     if case .update(let update) = event.kind { print(event.accessory!.displayName, update.distance ?? .nan) }
+/// }
+/// ```
+public actor NearbySessionManager {
+    /// The shared dev kit.
+    public nonisolated let client: UCIClient
+    /// The settings new sessions get unless ``add(_:channel:configuration:)`` says otherwise.
+    public nonisolated let configuration: AccessorySessionConfiguration
+    /// Every session's events and the dev kit's, merged in arrival order. Single consumer; ends
+    /// after ``stop()``.
+    public nonisolated let events: AsyncStream<NearbySessionEvent>
+
+    private let continuation: AsyncStream<NearbySessionEvent>.Continuation
+    private let logger: Logger
+    private var sessions: [String: AccessorySession] = [:]
+    private var order: [String] = []
+    private var forwarders: [String: Task<Void, Never>] = [:]
+    private var deviceForwarder: Task<Void, Never>?
+    private var stopped = false
+
+    /// Creates a manager on an opened client.
+    /// - Parameters:
+    ///   - configuration: the default settings of every session.
+    ///   - logger: handed to every session (with the accessory's ID as metadata).
+    public init(
+        client: UCIClient, configuration: AccessorySessionConfiguration = AccessorySessionConfiguration(),
+        logger: Logger = Logger(label: "nearby.ni")
+    ) {
+        self.client = client
+        self.configuration = configuration
+        self.logger = logger
+        (events, continuation) = AsyncStream.makeStream(of: NearbySessionEvent.self, bufferingPolicy: .bufferingNewest(16384))
+        let deviceEvents = client.events()
+        let continuation = continuation
+        deviceForwarder = Task {
+            for await event in deviceEvents {
+                if case .deviceStateChanged = event { continue }
+                continuation.yield(NearbySessionEvent(accessory: nil, time: MonotonicTime.seconds(), kind: .device(event)))
+            }
+        }
+    }
+
+    /// Adds an accessory and starts its session.
+    /// - Parameters:
+    ///   - identity: its identity (the ID must be unique in this manager).
+    ///   - channel: its connected data channel (the caller keeps ownership).
+    ///   - configuration: its settings; `nil` uses the manager's.
+    /// - Returns: the session (already started).
+    /// - Throws: ``NearbySessionManagerError`` for a duplicate ID or after ``stop()``.
+    @discardableResult
+    public func add(
+        _ identity: AccessoryIdentity, channel: any DataChannel, configuration: AccessorySessionConfiguration? = nil
+    ) async throws(NearbySessionManagerError) -> AccessorySession {
+        guard !stopped else { throw NearbySessionManagerError("the session manager was stopped; create a new one") }
+        guard sessions[identity.id] == nil else {
+            throw NearbySessionManagerError("accessory \(identity) is already added; remove it first or use another ID")
+        }
+        let session = AccessorySession(
+            identity: identity, channel: channel, client: client, configuration: configuration ?? self.configuration,
+            logger: logger)
+        sessions[identity.id] = session
+        order.append(identity.id)
+        let continuation = continuation
+        forwarders[identity.id] = Task {
+            for await event in session.events { continuation.yield(event) }
+        }
+        await session.start()
+        return session
+    }
+
+    /// The session of accessory `id`, if added.
+    public func session(for id: String) -> AccessorySession? { sessions[id] }
+
+    /// Every session, in the order added.
+    public var allSessions: [AccessorySession] { order.compactMap { sessions[$0] } }
+
+    /// Stops and removes accessory `id` (no-op if unknown). Its final state still comes on
+    /// ``events``.
+    public func remove(_ id: String) async {
+        guard let session = sessions.removeValue(forKey: id) else { return }
+        order.removeAll { $0 == id }
+        await session.stop()
+        await forwarders.removeValue(forKey: id)?.value
+    }
+
+    /// Stops every session (each sends stop (0x0C) and closes its UWB session), then ends
+    /// ``events``. The client stays open (the caller closes it).
+    public func stop() async {
+        guard !stopped else { return }
+        stopped = true
+        await withTaskGroup(of: Void.self) { group in
+            for session in allSessions {
+                group.addTask { await session.stop() }
+            }
+        }
+        for forwarder in forwarders.values { await forwarder.value }
+        deviceForwarder?.cancel()
+        continuation.finish()
+    }
+}
+
+/// A misuse of ``NearbySessionManager`` (duplicate accessory, use after stop).
+public struct NearbySessionManagerError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong and what to do.
+    public var description: String
+
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
+}

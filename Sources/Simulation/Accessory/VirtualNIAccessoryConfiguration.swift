@@ -1,0 +1,102 @@
+public import NearbyInteraction
+
+/// What a ``VirtualNIAccessory`` announces and how it derives its session: the accessory side
+/// of the NI protocol, configurable the ways real accessories differ.
+public struct VirtualNIAccessoryConfiguration: Sendable, Hashable {
+    /// The layout of the UWB config data in its ACD: 1.0 (19 bytes), 1.1 (21, default; what
+    /// Qorvo sends) or 2.0 (32, with ``requestedParameters``).
+    public var layout: ConfigurationDataVersion
+    /// The role it announces: responder (0, default; Qorvo 2024-25) or initiator (1).
+    public var role: NIRangingRole
+    /// Its UWB short MAC address.
+    public var address: UInt16
+    /// Its preferred update rate.
+    public var updateRate: AccessoryConfigurationData.PreferredUpdateRate
+    /// Its clock drift, ppm (layouts 1.1 and 2.0). Default 25 (Qorvo).
+    public var clockDriftPPM: UInt16
+    /// What it requests in layout 2.0. Default: no hopping, 6 slots of 3600 RSTU, 120 ms.
+    public var requestedParameters: UWBConfigurationData.RequestedRangingParameters
+    /// How it maps vendor ID and STS IV to UCI (must match the host's). Default vendor-first.
+    public var keyByteOrder: UWBKeyByteOrder
+    /// Android dialect: the FiRa config IDs it supports (bit n = config ID n). Default 1-3.
+    public var androidProfileIDs: UInt32
+    /// Android dialect: the roles it can take. Default both.
+    public var androidRoles: AndroidRangingRoles
+    /// Android dialect: the ranging interval it uses, ms (must match the host's). Default 240.
+    public var androidRangingIntervalMS: UInt16
+
+    /// Creates a configuration; every parameter has the default documented on its property.
+    public init(
+        layout: ConfigurationDataVersion = .v1_1,
+        role: NIRangingRole = .responder,
+        address: UInt16 = 0x0012,
+        updateRate: AccessoryConfigurationData.PreferredUpdateRate = .automatic,
+        clockDriftPPM: UInt16 = 25,
+        requestedParameters: UWBConfigurationData.RequestedRangingParameters = .init(
+            hoppingMode: 0, slotsPerRound: 6, slotDurationRSTU: 3600, rangingIntervalMS: 120),
+        keyByteOrder: UWBKeyByteOrder = .vendorFirst,
+        androidProfileIDs: UInt32 = 0x0000_000E,
+        androidRoles: AndroidRangingRoles = [.controller, .controlee],
+        androidRangingIntervalMS: UInt16 = 240
+    ) {
+        self.layout = layout
+        self.role = role
+        self.address = address
+        self.updateRate = updateRate
+        self.clockDriftPPM = clockDriftPPM
+        self.requestedParameters = requestedParameters
+        self.keyByteOrder = keyByteOrder
+        self.androidProfileIDs = androidProfileIDs
+        self.androidRoles = androidRoles
+        self.androidRangingIntervalMS = androidRangingIntervalMS
+    }
+
+    /// Qorvo's IDs (reference §3.2): manufacturer `3F F5 03 00`, model `B8 0B 00 00`, middleware
+    /// `00 00 01 01`.
+    static let manufacturerID: UInt32 = 0x0003_F53F
+    static let modelID: UInt32 = 0x0000_0BB8
+    static let middlewareVersion: UInt32 = 0x0101_0000
+
+    /// The accessory configuration data it sends (Apple dialect).
+    public func accessoryConfigurationData() -> AccessoryConfigurationData {
+        let drift: UInt16? = layout >= .v1_1 ? clockDriftPPM : nil
+        let requested: UWBConfigurationData.RequestedRangingParameters? = layout >= .v2_0 ? requestedParameters : nil
+        // Both builders only throw for a 2.0 layout without a drift or a reserved field of the
+        // wrong size, which this configuration cannot produce.
+        let uwb = try! UWBConfigurationData(
+            manufacturerID: Self.manufacturerID, modelID: Self.modelID, middlewareVersion: Self.middlewareVersion,
+            rangingRole: role, deviceAddress: address, maxClockDriftPPM: drift, requestedParameters: requested)
+        return try! AccessoryConfigurationData(preferredUpdateRate: updateRate, uwbConfiguration: uwb)
+    }
+
+    /// The UwbDeviceConfigData it sends (Android dialect).
+    /// - Throws: `NIProtocolError` when ``androidRoles`` is empty or has unknown bits.
+    public func androidConfigurationData() throws(NIProtocolError) -> UWBDeviceConfigData {
+        try UWBDeviceConfigData(
+            chipID: 0x0100, chipFirmwareVersion: 0x0203, middlewareVersion: 0x010000, supportedProfileIDs: androidProfileIDs,
+            supportedRoles: androidRoles, deviceAddress: address)
+    }
+}
+
+/// A misbehaviour of a ``VirtualNIAccessory``, for tests of the host's timeouts and recovery.
+public enum VirtualNIAccessoryFault: Sendable, Hashable, CustomStringConvertible {
+    /// Answers initialize only after `delay` (a slow accessory).
+    case slowConfiguration(Duration)
+    /// Answers initialize with malformed ACD: uwbConfigDataLength 20 (with 20 bytes following).
+    case invalidConfiguration
+    /// Answers nothing at all (and stops ranging): a hung firmware.
+    case silent
+    /// Answers a configureAndStart that repeats the session it already ran with
+    /// accessoryUwbDidStop (0x03): the session ended on its side, only a new one is accepted.
+    case refuseRestart
+
+    /// `slow configuration (0.5 s)`, `invalid configuration`, `silent`, `refuse restart`.
+    public var description: String {
+        switch self {
+        case .slowConfiguration(let delay): "slow configuration (\(delay))"
+        case .invalidConfiguration: "invalid configuration"
+        case .silent: "silent"
+        case .refuseRestart: "refuse restart"
+        }
+    }
+}

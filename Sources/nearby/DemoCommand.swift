@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NearbyInteraction
+import Ranging
+import Simulation
+import UWBDevice
+
+/// `nearby demo`: the whole flow on the built-in simulator: virtual accessories in a simulated
+/// scene, the NI exchange over in-memory data channels, UCI to virtual dev kits, the ranging
+/// pipeline, the same screen as `nearby range`. Ends with the scenario.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Range with simulated UWB accessories (no hardware): the whole NI flow on the built-in simulator.",
+        discussion: """
+            Builds a simulated world (scenario \(Scenario.names.joined(separator: ", "))) with N virtual NI \
+            accessories, each on its own virtual dev kit and behind an in-memory BLE data channel, and a host \
+            dev kit. Each accessory goes through the real session: initialize, configuration data, session \
+            planning, configureAndStart, accessoryUwbDidStart, ranging, smoothing, zones. Stops when the \
+            scenario ends (or after --duration, or on Ctrl-C) and prints a summary.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The motion scenario: \(Scenario.names.joined(separator: ", ")).", valueName: "name"))
+    var scenario = "demo"
+
+    @Option(help: "How many accessories (1-8).")
+    var accessories = 1
+
+    @Option(help: ArgumentHelp("Simulated seconds per real second (0.01-1000).", valueName: "x"))
+    var speed: Double = 1
+
+    @Option(help: ArgumentHelp("Stop after this many seconds of scenario time (default: when the scenario ends).", valueName: "s"))
+    var duration: Double?
+
+    @Option(help: "The seed of the radio noise and random walks.")
+    var seed: UInt64 = 1
+
+    @OptionGroup var options: SessionOptions
+
+    func validate() throws {
+        do {
+            _ = try Scenario.named(scenario)
+        } catch {
+            throw ValidationError("--scenario: \(error)")
+        }
+        guard (1...8).contains(accessories) else { throw ValidationError("--accessories must be 1-8, not \(accessories)") }
+        guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be 0.01-1000, not \(speed)") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be > 0 seconds, not \(duration)") }
+    }
+
+    func run() async throws {
+        let scenario = try Scenario.named(scenario)
+        let logger = Self.logger(verbose: options.verbose)
+        let order = try options.keyByteOrder()
+        let demo = try DemoEnvironment(
+            scenario: scenario, accessories: accessories, seed: seed, clock: .realTime(speed: speed),
+            accessory: { VirtualNIAccessoryConfiguration(address: 0x0A01 + UInt16($0), keyByteOrder: order) }, logger: logger)
+        let start = MonotonicTime.seconds()
+        let screen = RangeScreen(mode: RangeScreen.mode(json: options.json), zones: try options.zoneMap(), start: start)
+        let client = UCIClient(transport: demo.hostTransport, logger: logger)
+        do {
+            try await demo.start()
+            try await client.open()
+        } catch {
+            UWBConsole.error("error: the simulator did not start: \(error)")
+            await demo.shutdown()
+            throw ExitCode(1)
+        }
+        let length = duration ?? demo.duration
+        screen.note(
+            "demo: scenario \(scenario.name) (\(scenario.summary)), \(accessories) accessor\(accessories == 1 ? "y" : "ies"), "
+                + String(format: "%.0f s", length) + (speed == 1 ? "" : String(format: " at ×%g (%.1f s)", speed, length / speed))
+                + "; Ctrl-C stops")
+        let manager = NearbySessionManager(
+            client: client, configuration: try options.sessionConfiguration(timeScale: speed), logger: logger)
+        let loop = SessionEventLoop(screen: screen, recorder: nil)
+        for accessory in demo.accessories { loop.add(accessory.identity) }
+        let consumer = Task { await loop.run(manager.events) }
+        for accessory in demo.accessories {
+            do {
+                try await manager.add(accessory.identity, channel: accessory.hostChannel)
+            } catch {
+                UWBConsole.error("error: \(error)")
+            }
+        }
+
+        // Ends with the scenario (its clock starts at the first ranging round), when every
+        // session failed, or on a signal.
+        let sessions = await manager.allSessions
+        let interrupted = await waitForSignalOr {
+            var allFinal = true
+            for session in sessions where await !session.state.isFinal { allFinal = false }
+            if allFinal { return true }
+            let now = await demo.world.now
+            return await demo.world.scenarioTime(at: now).map { $0 >= length } ?? false
+        }
+        await manager.stop()
+        await consumer.value
+        await client.close()
+        await demo.shutdown()
+        screen.note((interrupted ? "interrupted; " : "") + "summary:")
+        for line in loop.summaryLines { screen.note("  " + line) }
+    }
+
+    /// Errors only on standard error; everything from debug with `--verbose`.
+    static func logger(verbose: Bool) -> Logger {
+        var logger = Logger(label: "nearby") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = verbose ? .debug : .error
+        return logger
+    }
+}

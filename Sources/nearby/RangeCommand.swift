@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import Logging
+import LowEnergy
+import NearbyInteraction
+import NearbySupport
+import Ranging
+import Simulation
+import Synchronization
+import UWBDevice
+
+/// `nearby range`: Nearby Interaction with real accessories: BLE data channel, the NI exchange,
+/// the dev kit, live distance per accessory.
+struct RangeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "range",
+        abstract: "Range with UWB accessories the way an iPhone app does: live distance, direction and zone per accessory.",
+        discussion: """
+            Connects to each ACCESSORY over BLE (--hci), opens its NI data channel (Nordic UART or Qorvo), \
+            asks for its configuration, configures the dev kit (--uwb) and ranges. One live line per \
+            accessory on a terminal; events (zone changes, lost, retries) scroll above. Ctrl-C stops \
+            every session (stop 0x0C to each accessory). With --json, one object per update and event. \
+            With --record, every raw sample goes to a trace file (an extra `accessory` column).
+
+            ACCESSORY is a BLE address: F0:F1:F2:F3:F4:F5 (random) or F0:F1:F2:F3:F4:F5/public.
+
+            Example:
+              nearby range F0:F1:F2:F3:F4:F5 --hci hci:0 --uwb usb:1915:520f --zones 1.5,3
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Accessories: BLE addresses, e.g. F0:F1:F2:F3:F4:F5 or F0:F1:F2:F3:F4:F5/public.", valueName: "accessory"))
+    var accessories: [String] = []
+
+    @Flag(help: "Range with every accessory that advertises an NI data-channel service (found by a short scan).")
+    var all = false
+
+    @Option(help: ArgumentHelp("The BLE controller: hci:N, tcp:HOST:PORT or serial:PATH[@BAUD].", valueName: "spec"))
+    var hci = "hci:0"
+
+    @Option(help: ArgumentHelp("The UWB dev kit: \(UWBDeviceSpec.forms) (default: the only one plugged in).", valueName: "spec"))
+    var uwb: String?
+
+    @Option(help: ArgumentHelp("Write every raw range sample to this trace file (CSV).", valueName: "file.csv"))
+    var record: String?
+
+    @Option(name: .customLong("scan-seconds"), help: ArgumentHelp("How long --all scans.", valueName: "s"))
+    var scanSeconds: Double = 3
+
+    @OptionGroup var options: SessionOptions
+
+    func validate() throws {
+        if all != accessories.isEmpty {
+            throw ValidationError(all ? "give accessories or --all, not both" : "name at least one accessory (a BLE address) or use --all")
+        }
+        _ = try resolveRangeTargets(accessories, all: false)
+        do {
+            _ = try HCITransportSpec(parsing: hci)
+        } catch {
+            throw ValidationError("--hci: \(error)")
+        }
+        if let uwb { _ = try UWBClientSetup.spec(uwb) }
+        guard scanSeconds > 0 else { throw ValidationError("--scan-seconds must be > 0") }
+    }
+
+    func run() async throws {
+        let logger = DemoCommand.logger(verbose: options.verbose)
+        let start = MonotonicTime.seconds()
+        let screen = RangeScreen(mode: RangeScreen.mode(json: options.json), zones: try options.zoneMap(), start: start)
+        let uwbSpec: UWBDeviceSpec
+        do {
+            uwbSpec = try uwb.map(UWBClientSetup.spec) ?? Self.onlyDevKit()
+        } catch {
+            UWBConsole.error("error: \(error)")
+            throw ExitCode(1)
+        }
+
+        // The dev kit first: without it there is nothing to range with.
+        let client: UCIClient
+        do {
+            client = UCIClient(transport: try UWBClientSetup.transport(for: uwbSpec, logger: logger), logger: logger)
+            try await client.open()
+        } catch {
+            UWBConsole.error("error: \(error)")
+            throw ExitCode(1)
+        }
+        let host: BLEHost
+        do {
+            host = try await BLEHost.open(try HCITransportSpec(parsing: hci), logger: logger)
+        } catch {
+            UWBConsole.error("error: --hci \(hci): \(error)")
+            await client.close()
+            throw ExitCode(1)
+        }
+        var advertisers: [Advertisement] = []
+        if all {
+            advertisers = await Self.scan(host, seconds: scanSeconds)
+            if advertisers.isEmpty { screen.note("no accessory advertising Nordic UART or Qorvo NI found in \(scanSeconds) s") }
+        }
+        let targets = try resolveRangeTargets(accessories, all: all, advertisers: advertisers)
+
+        var recorder: TraceRecorder?
+        if let record {
+            do {
+                recorder = try TraceRecorder(path: record, start: start)
+            } catch {
+                UWBConsole.error("error: --record: \(error)")
+                await host.close()
+                await client.close()
+                throw ExitCode(1)
+            }
+        }
+        let manager = NearbySessionManager(client: client, configuration: try options.sessionConfiguration(), logger: logger)
+        let loop = SessionEventLoop(screen: screen, recorder: recorder)
+        for target in targets { loop.add(target.identity) }
+        let consumer = Task { await loop.run(manager.events) }
+
+        var channels: [any DataChannel] = []
+        for target in targets {
+            do {
+                let channel = try await GATTDataChannel.connect(host: host, address: target.address, type: target.addressType)
+                channels.append(channel)
+                try await manager.add(target.identity, channel: channel)
+            } catch {
+                screen.note("error: \(target.identity): cannot connect: \(error)")
+            }
+        }
+
+        // Until Ctrl-C / SIGTERM, or until every session ended by itself.
+        let sessions = await manager.allSessions
+        let interrupted = await waitForSignalOr {
+            for session in sessions where await !session.state.isFinal { return false }
+            return true
+        }
+        await manager.stop()
+        await consumer.value
+        for channel in channels { await channel.close() }
+        await host.close()
+        await client.close()
+        recorder?.close()
+        screen.note((interrupted ? "stopped; " : "") + "summary:")
+        for line in loop.summaryLines { screen.note("  " + line) }
+        let ranged = loop.tallies.contains { $0.measured > 0 }
+        if !interrupted || !ranged { throw ExitCode(1) }
+    }
+
+    /// The dev kit when exactly one known kit is on USB.
+    static func onlyDevKit() throws -> UWBDeviceSpec {
+        let kits = try UWBDeviceDiscovery.usbDevices()
+        guard kits.count == 1, let kit = kits.first else {
+            throw ValidationError(
+                kits.isEmpty
+                    ? "no UWB dev kit found on USB; plug one in or name it with --uwb (nearby uwb list shows what is there)"
+                    : "\(kits.count) dev kits found (\(kits.map(\.spec.description).joined(separator: ", "))); choose one with --uwb")
+        }
+        return kit.spec
+    }
+
+    /// Advertisers of an NI data-channel service seen within `seconds`.
+    static func scan(_ host: BLEHost, seconds: Double) async -> [Advertisement] {
+        let services = DataChannelService.known.map(\.service)
+        let found = Mutex<[Advertisement]>([])
+        guard let stream = try? await host.scan() else { return [] }
+        _ = try? await withTimeout(.milliseconds(Int64(seconds * 1000)), operation: "scanning") {
+            for await advertisement in stream where advertisement.data.serviceUUIDs.contains(where: services.contains) {
+                found.withLock { $0.append(advertisement) }
+            }
+            return true
+        }
+        await host.stopScanning()
+        return found.withLock { $0 }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import NearbyTestSupport
+import Testing
+
+/// `nearby demo` end to end: the built executable runs the whole NI flow on the simulator.
+@Suite struct DemoCommandTests {
+    func demo(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ChildProcess.run(PackagePaths.nearby, ["demo"] + arguments, timeout: .seconds(120))
+    }
+
+    func objects(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+    }
+
+    @Test func jsonHasUpdatesAndZoneEventsForEveryAccessory() async throws {
+        let run = try await demo(["--json", "--accessories", "2", "--speed", "20", "--scenario", "walk-in"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let objects = try objects(run.stdout)
+        for id in ["sim-1", "sim-2"] {
+            let mine = objects.filter { $0["accessory"] as? String == id }
+            let updates = mine.filter { $0["event"] as? String == "update" }
+            #expect(updates.count > 30, "\(id): \(updates.count) updates")
+            for key in ["t_s", "distance_m", "velocity_mps", "azimuth_deg", "elevation_deg", "confidence", "zone", "held", "tracking", "raw_distance_m", "status"] {
+                #expect(updates.last?[key] != nil, "\(id): update without \(key)")
+            }
+            // walk-in: from 8 m to 0.5 m, so far → mid → near.
+            let entered = mine.filter { $0["event"] as? String == "ranging" && $0["type"] as? String == "entered" }.compactMap { $0["zone"] as? String }
+            #expect(entered == ["far", "mid", "near"], "\(id): \(entered)")
+            let last = try #require(updates.last?["distance_m"] as? Double)
+            #expect(abs(last - 0.5) < 0.2, "\(id) ends near 0.5 m: \(last)")
+            let configured = try #require(mine.first { $0["event"] as? String == "configured" })
+            #expect(configured["channel"] as? Int == 9 && (configured["own_work_ms"] as? Double ?? 99) < 50)
+            let states = mine.filter { $0["event"] as? String == "state" }.compactMap { $0["state"] as? String }
+            #expect(states == ["initializing", "configuring", "starting", "ranging", "stopped"], "\(id): \(states)")
+        }
+        #expect(run.stderr.contains("summary:"))
+        #expect(run.stderr.contains("sim-2: "))
+    }
+
+    @Test func plainOutputEndsWithASummary() async throws {
+        let run = try await demo(["--scenario", "stand", "--duration", "3", "--speed", "10", "--zones", "1,2.5", "--filter", "raw"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("demo: scenario stand"))
+        #expect(run.stdout.contains("sim-1: entered mid"), "2 m is between 1 and 2.5 m:\n\(run.stdout)")
+        #expect(run.stdout.contains("sim-1: ranging"))
+        let summary = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("  sim-1: ") })
+        #expect(summary.contains("0 retries") && summary.contains("stopped") && summary.contains("own work (budget 5 ms)"), "\(summary)")
+    }
+
+    @Test func badArgumentsAreExplained() async throws {
+        let scenario = try await demo(["--scenario", "moonwalk"])
+        #expect(scenario.status == 64)
+        #expect(scenario.stderr.contains("moonwalk") && scenario.stderr.contains("walk-in"), "\(scenario.stderr)")
+        let count = try await demo(["--accessories", "9"])
+        #expect(count.status == 64 && count.stderr.contains("--accessories must be 1-8"))
+        let zones = try await demo(["--zones", "3,1"])
+        #expect(zones.status == 64 && zones.stderr.contains("--zones"))
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import NearbyTestSupport
+import Testing
+
+/// `nearby range` argument handling (the BLE flow runs in the Bumble end-to-end test).
+@Suite struct RangeCommandTests {
+    func range(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ChildProcess.run(PackagePaths.nearby, ["range"] + arguments, timeout: .seconds(60))
+    }
+
+    @Test func accessoriesAreBLEAddresses() async throws {
+        let bad = try await range(["keys", "--uwb", "sim"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("\"keys\" is not an accessory: give a BLE address like F0:F1:F2:F3:F4:F5"), "\(bad.stderr)")
+        let type = try await range(["F0:F1:F2:F3:F4:F5/sideways", "--uwb", "sim"])
+        #expect(type.status == 64 && type.stderr.contains("must be random or public"), "\(type.stderr)")
+        let none = try await range(["--uwb", "sim"])
+        #expect(none.status == 64 && none.stderr.contains("name at least one accessory"))
+        let both = try await range(["F0:F1:F2:F3:F4:F5", "--all", "--uwb", "sim"])
+        #expect(both.status == 64 && both.stderr.contains("not both"))
+        let hci = try await range(["F0:F1:F2:F3:F4:F5", "--hci", "bogus", "--uwb", "sim"])
+        #expect(hci.status == 64 && hci.stderr.contains("--hci"), "\(hci.stderr)")
+    }
+
+    @Test func anUnreachableControllerIsAnErrorWithExitCode1() async throws {
+        let port = try freeTCPPort()
+        let run = try await range(["F0:F1:F2:F3:F4:F5", "--hci", "tcp:127.0.0.1:\(port)", "--uwb", "sim"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("--hci tcp:127.0.0.1:\(port)"), "\(run.stderr)")
+    }
+}
+
+/// `nearby range` end to end: the built executable on `nearby sim uwbs` (its dev kit, over TCP)
+/// and the Bumble NI accessory (BLE over HCI/TCP, its own UWBS on the same server).
+@Suite(.serialized) struct RangeEndToEndTests {
+    @Test func rangesWithTheBumbleAccessoryPrintsJSONAndRecordsATrace() async throws {
+        let server = try ChildProcess(PackagePaths.nearby, ["sim", "uwbs", "--listen", "127.0.0.1:0", "--noise", "ideal"])
+        defer { server.terminate() }
+        try await server.waitForOutput("listening on 127.0.0.1:")
+        guard let match = server.stdout.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            let uwbsPort = Int(server.stdout[match].split(separator: ":").last ?? "")
+        else { throw ChildProcessError("no port in: \(server.stdout)") }
+        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)")
+        defer { peer.terminate() }
+
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-range-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let range = try ChildProcess(PackagePaths.nearby, [
+            "range", NIAccessoryPeer.address, "--hci", "tcp:127.0.0.1:\(hciPort)", "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--json",
+            "--record", trace,
+        ])
+        defer { range.terminate() }
+        try await range.waitForOutput("\"event\":\"ranging\",\"accessory\":\"\(NIAccessoryPeer.address)\",\"name\":\"\(NIAccessoryPeer.address)\",\"type\":\"entered\",\"zone\":\"mid\"", timeout: .seconds(60))
+        for _ in 0..<200 where range.stdout.components(separatedBy: "\"event\":\"update\"").count < 6 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        range.signal(SIGINT)
+        let status = try await range.waitForExit(timeout: .seconds(30))
+        #expect(status == 0, "stopped by SIGINT after ranging: \(range.stderr)")
+        let objects = try range.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        let updates = objects.filter { $0["event"] as? String == "update" }
+        #expect(updates.count >= 5)
+        #expect(updates.suffix(3).allSatisfy { abs(($0["distance_m"] as? Double ?? 0) - 2.0) < 0.01 }, "\(updates.suffix(3))")
+        let states = objects.filter { $0["event"] as? String == "state" }.compactMap { $0["state"] as? String }
+        #expect(states == ["initializing", "configuring", "starting", "ranging", "stopped"], "\(states)")
+        #expect(range.stderr.contains("stopped; summary:"))
+        try await peer.waitForOutput("NI-STOP")
+
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "t_s,distance_m,azimuth_deg,elevation_deg,fom,nlos,status,truth_m,accessory")
+        #expect(lines.count >= 6)
+        #expect(lines.dropFirst().allSatisfy { $0.hasSuffix(",\(NIAccessoryPeer.address)") && $0.contains(",2.0,") }, "\(lines.prefix(3))")
+    }
+
+    @Test func allFindsTheAdvertisingAccessoryByScanning() async throws {
+        let server = try ChildProcess(PackagePaths.nearby, ["sim", "uwbs", "--listen", "127.0.0.1:0", "--noise", "ideal"])
+        defer { server.terminate() }
+        try await server.waitForOutput("listening on 127.0.0.1:")
+        guard let match = server.stdout.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            let uwbsPort = Int(server.stdout[match].split(separator: ":").last ?? "")
+        else { throw ChildProcessError("no port in: \(server.stdout)") }
+        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)")
+        defer { peer.terminate() }
+        let range = try ChildProcess(PackagePaths.nearby, [
+            "range", "--all", "--scan-seconds", "1", "--hci", "tcp:127.0.0.1:\(hciPort)", "--uwb", "tcp:127.0.0.1:\(uwbsPort)",
+        ])
+        defer { range.terminate() }
+        // Plain output (not a terminal): the advertised name names the accessory.
+        try await range.waitForOutput("nb-peer: entered mid", timeout: .seconds(60))
+        range.signal(SIGINT)
+        #expect(try await range.waitForExit(timeout: .seconds(30)) == 0, "\(range.stderr)")
+        #expect(range.stdout.contains("nb-peer: session 0x"), "\(range.stdout)")
+        #expect(range.stdout.contains("  nb-peer: ") && range.stdout.contains("0 retries"), "the summary: \(range.stdout)")
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import LowEnergy
+import NearbyInteraction
+import NearbyTestSupport
+import Ranging
+import Simulation
+import Testing
+import UCI
+import UWBDevice
+
+/// The whole NI flow over real bytes: our BLE host speaks HCI over TCP to Bumble's virtual
+/// controller, the Bumble NI accessory (Tests/Peers/blepeer/ni_accessory.py) answers over GATT
+/// and drives its own UWBS; our UCI client drives another; both UWBSs are devices of one
+/// virtual UWBS server over TCP, ranging in the same simulated scene.
+@Suite(.serialized) struct SessionBumbleEndToEndTests {
+    private static let testService = BluetoothUUID("6E62746B-0001-4A50-9D3F-6E6561726279")!
+    private static let testControl = BluetoothUUID("6E62746B-0002-4A50-9D3F-6E6561726279")!
+
+    @Test func rangesWithTheBumbleAccessoryAndRecoversALinkLoss() async throws {
+        let world = try VirtualUWBSWorld(scenario: .stand, noise: .ideal, seed: 1, clock: .realTime(speed: 2), logger: sessionTestLogger)
+        let server = try VirtualUWBSServer(world: world, port: 0, logger: sessionTestLogger)
+        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(server.port)")
+        defer { peer.terminate() }
+
+        let host = try await BLEHost.open(.tcp(host: "127.0.0.1", port: UInt16(hciPort)), logger: sessionTestLogger)
+        let address = try #require(BluetoothAddress(NIAccessoryPeer.address))
+        let channel = try await GATTDataChannel.connect(host: host, address: address, type: .random)
+        let client = UCIClient(
+            transport: try UWBDeviceSpec(parsing: "tcp:127.0.0.1:\(server.port)").makeTransport(logger: sessionTestLogger),
+            logger: sessionTestLogger)
+        try await client.open()
+        let manager = NearbySessionManager(
+            client: client, configuration: fastSessionConfiguration(rangingTimeout: .seconds(3)), logger: sessionTestLogger)
+        let recorder = EventRecorder(manager.events)
+        let id = NIAccessoryPeer.address
+        try await manager.add(AccessoryIdentity(id: id, displayName: "bumble"), channel: channel)
+
+        let updates = try await recorder.waitForUpdates(5, of: id)
+        #expect(updates.suffix(3).allSatisfy { abs(($0.distance ?? 0) - 2.0) < 0.01 }, "\(updates.suffix(3))")
+        let (plan, latency) = try #require(recorder.configurations(of: id).first)
+        #expect(plan.accessoryAddress == 0x0A01 && plan.hostParameters.deviceType == .controller)
+        print("latency over HCI (Bumble) and TCP (virtual UWBS): \(latency)")
+        #expect(latency.ownWork < .milliseconds(50), "generous bound; budget 5 ms: \(latency)")
+        try await peer.waitForOutput(String(format: "NI-START session=0x%08X channel=9", plan.sessionID))
+        #expect(peer.stdout.contains("RECEIVED channel=nus length=1 data=0a"))
+        #expect(peer.stdout.contains("RECEIVED channel=nus length=31 data=0b"), "configureAndStart: ID + 30-byte v1.1 shareable data")
+
+        // Link loss (the test-control service drops the link on both sides): reconnect, start over.
+        let connection = try #require(await channel.connection)
+        let service = try #require(try await connection.gatt.discoverPrimaryServices(uuid: Self.testService).first)
+        let control = try #require(try await connection.gatt.discoverCharacteristics(of: service).first { $0.uuid == Self.testControl })
+        try await connection.gatt.write([0x08], to: control)
+        try await recorder.waitFor("a second configuration", timeout: .seconds(60)) { _ in recorder.configurations(of: id).count == 2 }
+        let before = recorder.updates(of: id).count
+        try await recorder.waitForUpdates(before + 3, of: id)
+        let retry = try #require(recorder.retries(of: id).first)
+        #expect(retry.reason == .linkLost(.connectionTimeout) && retry.action == .reconnect)
+        try await peer.waitForOutput("NI-LINK-LOST")
+        #expect(await channel.subscriptionCount == 2, "subscribed once per connection")
+
+        await manager.stop()
+        try await peer.waitForOutput("NI-STOP")
+        try await recorder.waitForEnd()
+        #expect(recorder.states(of: id).last == .stopped)
+        await channel.close()
+        await host.close()
+        await client.close()
+        await server.stop()
+        await world.shutdown()
+    }
+}
