@@ -92,7 +92,7 @@ final class RangeScreen: @unchecked Sendable {
 
     private func handleLocked(_ event: NearbySessionEvent) {
         if mode == .json {
-            write(JSONLine.object(for: event, start: start, zones: zones) + "\n")
+            write(SessionJSON.object(for: event, start: start, zones: zones) + "\n")
             return
         }
         let index = event.accessory.map(rowIndex)

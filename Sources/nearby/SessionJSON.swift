@@ -18,7 +18,7 @@ import UWBDevice
 /// | retry | `reason`, `action` (`restart`, `start-over`, `reconnect`), `attempt`, `max_attempts`, `delay_s` |
 /// | error | `code`, `message` |
 /// | uwb, link, device | `message` |
-enum JSONLine {
+enum SessionJSON {
     /// The object for `event`; `zones` names the zone index of updates.
     static func object(for event: NearbySessionEvent, start: Double, zones: ZoneMap) -> String {
         var fields: [(String, String)] = [
@@ -82,14 +82,6 @@ enum JSONLine {
         return "\(value)"
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// A JSON string literal (Foundation's encoder does the escaping).
-    static func string(_ text: String) -> String {
-        (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
+    /// A JSON string literal.
+    static func string(_ text: String) -> String { JSONLine.quote(text) }
 }
