@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NearbyConfig
 import NearbyInteraction
 import Ranging
 import Simulation
@@ -39,6 +40,11 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var options: SessionOptions
 
+    @Argument(
+        parsing: .postTerminator,
+        help: ArgumentHelp("The hook command and its arguments, after -- (see --on-enter).", valueName: "command"))
+    var hookCommand: [String] = []
+
     func validate() throws {
         do {
             _ = try Scenario.named(scenario)
@@ -52,13 +58,15 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let scenario = try Scenario.named(scenario)
-        let logger = Self.logger(verbose: options.verbose)
+        let settings = try options.settings(hookCommand: hookCommand)
+        let configuration = try options.sessionConfiguration(settings, timeScale: speed)
+        let logger = Logger(label: "nearby")
         let order = try options.keyByteOrder()
         let demo = try DemoEnvironment(
             scenario: scenario, accessories: accessories, seed: seed, clock: .realTime(speed: speed),
             accessory: { VirtualNIAccessoryConfiguration(address: 0x0A01 + UInt16($0), keyByteOrder: order) }, logger: logger)
         let start = MonotonicTime.seconds()
-        let screen = RangeScreen(mode: RangeScreen.mode(json: options.json), zones: try options.zoneMap(), start: start)
+        let screen = RangeScreen(mode: RangeScreen.mode(json: settings.output.json ?? false), zones: configuration.zones, start: start)
         let client = UCIClient(transport: demo.hostTransport, logger: logger)
         do {
             try await demo.start()
@@ -73,9 +81,9 @@ struct DemoCommand: AsyncParsableCommand {
             "demo: scenario \(scenario.name) (\(scenario.summary)), \(accessories) accessor\(accessories == 1 ? "y" : "ies"), "
                 + String(format: "%.0f s", length) + (speed == 1 ? "" : String(format: " at ×%g (%.1f s)", speed, length / speed))
                 + "; Ctrl-C stops")
-        let manager = NearbySessionManager(
-            client: client, configuration: try options.sessionConfiguration(timeScale: speed), logger: logger)
-        let loop = SessionEventLoop(screen: screen, recorder: nil)
+        let manager = NearbySessionManager(client: client, configuration: configuration, logger: logger)
+        let hooks = options.hookRunner(settings).map { SessionHooks(runner: $0, zones: configuration.zones, screen: screen) }
+        let loop = SessionEventLoop(screen: screen, recorder: nil, hooks: hooks)
         for accessory in demo.accessories { loop.add(accessory.identity) }
         let consumer = Task { await loop.run(manager.events) }
         for accessory in demo.accessories {
@@ -98,16 +106,10 @@ struct DemoCommand: AsyncParsableCommand {
         }
         await manager.stop()
         await consumer.value
+        await hooks?.end(interrupted: interrupted)
         await client.close()
         await demo.shutdown()
         screen.note((interrupted ? "interrupted; " : "") + "summary:")
         for line in loop.summaryLines { screen.note("  " + line) }
-    }
-
-    /// Errors only on standard error; everything from debug with `--verbose`.
-    static func logger(verbose: Bool) -> Logger {
-        var logger = Logger(label: "nearby") { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = verbose ? .debug : .error
-        return logger
     }
 }

@@ -11,7 +11,7 @@ import Hooks
 ///     nearby replay walk.csv --on-exit '*' -- /bin/sh -c 'echo "$NEARBY_ZONE" >> zones.log'
 ///
 /// Hooks given on the command line replace the config file's `[[hook]]`s.
-struct HookOptions: ParsableArguments {
+struct HookTriggerOptions: ParsableArguments {
     @Option(
         name: .customLong("on-enter"),
         help: ArgumentHelp("Run the command after -- when an accessory enters ZONE (repeatable; '*' = any zone).", valueName: "zone"))
@@ -38,25 +38,14 @@ struct HookOptions: ParsableArguments {
         help: ArgumentHelp("Minimum seconds between two starts of the hook command; default 0.", valueName: "s"))
     var hookCooldown: Double?
 
-    @Argument(
-        parsing: .postTerminator,
-        help: ArgumentHelp(
-            "The hook command and its arguments, after --. It gets the event in NEARBY_* environment variables only.",
-            valueName: "command"))
-    var command: [String] = []
-
     /// `true` if any trigger flag was given.
     var hasTriggers: Bool { !onEnter.isEmpty || !onExit.isEmpty || onLost || onFound }
 
-    func validate() throws {
-        _ = try definitions()
-    }
-
-    /// The hooks the flags describe (one per trigger, all running ``command``), or `nil` when no
-    /// trigger flag was given (then the config file's hooks apply).
+    /// The hooks the flags describe (one per trigger, all running `command`, the argv given
+    /// after `--`), or `nil` when no trigger flag was given (then the config file's hooks apply).
     /// - Throws: `ValidationError` for a trigger without a command, a command without a
     ///   trigger, or invalid values.
-    func definitions() throws -> [HookDefinition]? {
+    func definitions(command: [String]) throws -> [HookDefinition]? {
         guard hasTriggers else {
             if !command.isEmpty {
                 throw ValidationError(
@@ -96,4 +85,29 @@ struct HookOptions: ParsableArguments {
         }
         return hooks
     }
+}
+
+/// The hook flags with the command after `--`, for commands without positional arrays (`replay`,
+/// `demo`): add `@OptionGroup var hookOptions: HookOptions` and use ``definitions()``. A command
+/// whose own positional argument is an array (`range ACCESSORY...`) uses ``HookTriggerOptions``
+/// and splits the command off its arguments (ArgumentParser allows one positional array).
+struct HookOptions: ParsableArguments {
+    @OptionGroup var triggers: HookTriggerOptions
+
+    @Argument(
+        parsing: .postTerminator,
+        help: ArgumentHelp(
+            "The hook command and its arguments, after --. It gets the event in NEARBY_* environment variables only.",
+            valueName: "command"))
+    var command: [String] = []
+
+    /// `true` if any trigger flag was given.
+    var hasTriggers: Bool { triggers.hasTriggers }
+
+    func validate() throws {
+        _ = try definitions()
+    }
+
+    /// See ``HookTriggerOptions/definitions(command:)``.
+    func definitions() throws -> [HookDefinition]? { try triggers.definitions(command: command) }
 }

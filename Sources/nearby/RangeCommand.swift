@@ -1,7 +1,9 @@
+import Accessories
 import ArgumentParser
 import Foundation
 import Logging
 import LowEnergy
+import NearbyConfig
 import NearbyInteraction
 import NearbySupport
 import Ranging
@@ -22,23 +24,29 @@ struct RangeCommand: AsyncParsableCommand {
             every session (stop 0x0C to each accessory). With --json, one object per update and event. \
             With --record, every raw sample goes to a trace file (an extra `accessory` column).
 
-            ACCESSORY is a BLE address: F0:F1:F2:F3:F4:F5 (random) or F0:F1:F2:F3:F4:F5/public.
+            ACCESSORY is a set-up accessory (nearby setup; nearby accessories list): its id, name or \
+            address; or any BLE address: F0:F1:F2:F3:F4:F5 (random) or F0:F1:F2:F3:F4:F5/public. \
+            --all ranges with every set-up accessory (or, if none is set up, with whatever advertises \
+            an NI data channel).
+
+            Hooks run commands on zone changes: --on-enter near -- /usr/bin/logger -t nearby near \
+            (the event reaches the command in NEARBY_* environment variables only).
 
             Example:
-              nearby range F0:F1:F2:F3:F4:F5 --hci hci:0 --uwb usb:1915:520f --zones 1.5,3
+              nearby range "Kitchen tag" --hci hci:0 --uwb usb:1915:520f --zones 1.5,3
             """
     )
 
-    @Argument(help: ArgumentHelp("Accessories: BLE addresses, e.g. F0:F1:F2:F3:F4:F5 or F0:F1:F2:F3:F4:F5/public.", valueName: "accessory"))
+    @Argument(help: ArgumentHelp("Accessories: set-up accessories (id, name or address) or BLE addresses (F0:F1:F2:F3:F4:F5[/public]).", valueName: "accessory"))
     var accessories: [String] = []
 
-    @Flag(help: "Range with every accessory that advertises an NI data-channel service (found by a short scan).")
+    @Flag(help: "Range with every set-up accessory (if none is set up: every accessory advertising an NI data channel).")
     var all = false
 
-    @Option(help: ArgumentHelp("The BLE controller: hci:N, tcp:HOST:PORT or serial:PATH[@BAUD].", valueName: "spec"))
-    var hci = "hci:0"
+    @Option(help: ArgumentHelp("The BLE controller: hci:N, tcp:HOST:PORT or serial:PATH[@BAUD] (default: the config file's, else hci:0).", valueName: "spec"))
+    var hci: String?
 
-    @Option(help: ArgumentHelp("The UWB dev kit: \(UWBDeviceSpec.forms) (default: the only one plugged in).", valueName: "spec"))
+    @Option(help: ArgumentHelp("The UWB dev kit: \(UWBDeviceSpec.forms) (default: the config file's, else the only one plugged in).", valueName: "spec"))
     var uwb: String?
 
     @Option(help: ArgumentHelp("Write every raw range sample to this trace file (CSV).", valueName: "file.csv"))
@@ -47,29 +55,52 @@ struct RangeCommand: AsyncParsableCommand {
     @Option(name: .customLong("scan-seconds"), help: ArgumentHelp("How long --all scans.", valueName: "s"))
     var scanSeconds: Double = 3
 
+    @OptionGroup var storeOptions: StoreOptions
+
     @OptionGroup var options: SessionOptions
 
     func validate() throws {
+        let accessories = accessoriesAndHookCommand.accessories
         if all != accessories.isEmpty {
-            throw ValidationError(all ? "give accessories or --all, not both" : "name at least one accessory (a BLE address) or use --all")
+            throw ValidationError(all ? "give accessories or --all, not both" : "name at least one accessory or use --all (nearby accessories list shows them)")
         }
-        _ = try resolveRangeTargets(accessories, all: false)
-        do {
-            _ = try HCITransportSpec(parsing: hci)
-        } catch {
-            throw ValidationError("--hci: \(error)")
+        if let hci {
+            do {
+                _ = try HCITransportSpec(parsing: hci)
+            } catch {
+                throw ValidationError("--hci: \(error)")
+            }
         }
         if let uwb { _ = try UWBClientSetup.spec(uwb) }
         guard scanSeconds > 0 else { throw ValidationError("--scan-seconds must be > 0") }
     }
 
+    /// The accessories and the hook command: ArgumentParser appends what follows `--` to the
+    /// one positional array, so the command is split off by the process's own arguments.
+    var accessoriesAndHookCommand: (accessories: [String], command: [String]) {
+        let arguments = CommandLine.arguments
+        guard let terminator = arguments.firstIndex(of: "--") else { return (accessories, []) }
+        let command = Array(arguments[(terminator + 1)...])
+        guard command.count <= accessories.count, Array(accessories.suffix(command.count)) == command else { return (accessories, []) }
+        return (Array(accessories.dropLast(command.count)), command)
+    }
+
     func run() async throws {
-        let logger = DemoCommand.logger(verbose: options.verbose)
+        let (accessories, hookCommand) = accessoriesAndHookCommand
+        let settings = try options.settings(transports: TransportSettings(hci: hci, uwb: uwb), hookCommand: hookCommand)
+        let configuration = try options.sessionConfiguration(settings)
+        let hci = settings.transports.hci ?? "hci:0"
+        let logger = Logger(label: "nearby")
+        let store = storeOptions.open()
+        if !all {
+            // Unknown names fail before any device is opened.
+            _ = try await resolveRangeTargets(accessories, all: false, store: store)
+        }
         let start = MonotonicTime.seconds()
-        let screen = RangeScreen(mode: RangeScreen.mode(json: options.json), zones: try options.zoneMap(), start: start)
+        let screen = RangeScreen(mode: RangeScreen.mode(json: settings.output.json ?? false), zones: configuration.zones, start: start)
         let uwbSpec: UWBDeviceSpec
         do {
-            uwbSpec = try uwb.map(UWBClientSetup.spec) ?? Self.onlyDevKit()
+            uwbSpec = try settings.transports.uwb.map(UWBClientSetup.spec) ?? Self.onlyDevKit()
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)
@@ -93,11 +124,20 @@ struct RangeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         var advertisers: [Advertisement] = []
-        if all {
+        if all, (try? await store.list())?.isEmpty ?? true {
+            screen.note("no accessory is set up (nearby setup); scanning \(scanSeconds) s for NI accessories")
             advertisers = await Self.scan(host, seconds: scanSeconds)
             if advertisers.isEmpty { screen.note("no accessory advertising Nordic UART or Qorvo NI found in \(scanSeconds) s") }
         }
-        let targets = try resolveRangeTargets(accessories, all: all, advertisers: advertisers)
+        let targets: [RangeTarget]
+        do {
+            targets = try await resolveRangeTargets(accessories, all: all, store: store, advertisers: advertisers)
+        } catch {
+            UWBConsole.error("error: \(error)")
+            await host.close()
+            await client.close()
+            throw NearbyExit.usage
+        }
 
         var recorder: TraceRecorder?
         if let record {
@@ -110,15 +150,27 @@ struct RangeCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let manager = NearbySessionManager(client: client, configuration: try options.sessionConfiguration(), logger: logger)
-        let loop = SessionEventLoop(screen: screen, recorder: recorder)
+        let manager = NearbySessionManager(client: client, configuration: configuration, logger: logger)
+        let hooks = options.hookRunner(settings).map { SessionHooks(runner: $0, zones: configuration.zones, screen: screen) }
+        let loop = SessionEventLoop(screen: screen, recorder: recorder, hooks: hooks)
         for target in targets { loop.add(target.identity) }
-        let consumer = Task { await loop.run(manager.events) }
+        // A set-up accessory's last-seen time is updated once it ranges.
+        let recordIDs = Dictionary(targets.compactMap { t in t.recordID.map { (t.identity.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        let consumer = Task {
+            var seen = Set<String>()
+            await loop.run(manager.events) { event, _ in
+                guard case .state(.ranging) = event.kind, let id = event.accessory?.id, let recordID = recordIDs[id],
+                    seen.insert(id).inserted
+                else { return }
+                Task { _ = try? await store.touch(recordID) }
+            }
+        }
 
         var channels: [any DataChannel] = []
         for target in targets {
             do {
-                let channel = try await GATTDataChannel.connect(host: host, address: target.address, type: target.addressType)
+                let channel = try await GATTDataChannel.connect(
+                    host: host, address: target.address, type: target.addressType, services: target.services)
                 channels.append(channel)
                 try await manager.add(target.identity, channel: channel)
             } catch {
@@ -134,6 +186,7 @@ struct RangeCommand: AsyncParsableCommand {
         }
         await manager.stop()
         await consumer.value
+        await hooks?.end(interrupted: interrupted)
         for channel in channels { await channel.close() }
         await host.close()
         await client.close()

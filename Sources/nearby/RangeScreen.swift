@@ -1,4 +1,5 @@
 import Foundation
+import Hooks
 import NearbyInteraction
 import Ranging
 import UWBDevice
@@ -82,6 +83,34 @@ final class RangeScreen: @unchecked Sendable {
         case .json: FileHandle.standardError.write(Data((text + "\n").utf8))
         case .plain: write(text + "\n")
         case .live: finished ? write(text + "\n") : redraw(above: [text])
+        }
+    }
+
+    /// Shows what a zone-trigger hook did: a line above the live lines, or in JSON mode an
+    /// object with `event` `hook` and `accessory`, `name`, `hook`, `trigger`, `zone`,
+    /// `exit_code`, `signal`, `timed_out`, `duration_s`, `coalesced_events`.
+    func hook(_ outcome: HookOutcome) {
+        lock.withLock {
+            guard mode == .json else {
+                noteLocked("hook \(outcome)")
+                return
+            }
+            var exitCode: Int?
+            var signal: Int?
+            switch outcome.status {
+            case .exited(let code): exitCode = Int(code)
+            case .signaled(let number): signal = Int(number)
+            case .failedToStart: break
+            }
+            let line = JSONLine([
+                ("t_s", .number(max(0, MonotonicTime.seconds() - start), 3)), ("event", .string("hook")),
+                ("accessory", .string(outcome.event.accessoryID)), ("name", .string(outcome.event.accessoryName)),
+                ("hook", .string(outcome.hookName)), ("trigger", .string(outcome.event.kind.rawValue)),
+                ("zone", .string(outcome.event.zone)), ("exit_code", .int(exitCode)), ("signal", .int(signal)),
+                ("timed_out", .bool(outcome.timedOut)), ("duration_s", .number(outcome.duration, 3)),
+                ("coalesced_events", .int(outcome.coalescedEvents)),
+            ])
+            write(line.text + "\n")
         }
     }
 

@@ -1,27 +1,44 @@
+import Accessories
 import ArgumentParser
 import LowEnergy
 import NearbyInteraction
 
 /// An accessory `nearby range` connects to: who it is and where.
 struct RangeTarget: Sendable, Hashable {
-    /// How events name it.
+    /// How events name it (the store's id and display name for a set-up accessory).
     var identity: AccessoryIdentity
     /// Its BLE address.
     var address: BluetoothAddress
     /// Its address type.
     var addressType: BluetoothAddressType
+    /// The data-channel services to look for, preferred first (the stored one, then the others).
+    var services: [DataChannelService] = DataChannelService.known
+    /// The store's record id, to update its last-seen time once it ranges (`nil`: not set up).
+    var recordID: String?
 }
 
 /// Turns `nearby range`'s ACCESSORY arguments into targets: the one place that knows how an
 /// accessory is named on the command line.
 ///
-/// Today an ACCESSORY is a BLE address, `F0:F1:F2:F3:F4:F5` (random, the usual for accessories)
-/// or with an explicit type, `F0:F1:F2:F3:F4:F5/public` or `/random`. With `all`, `advertisers`
-/// (what a short scan found offering an NI data-channel service) are the targets.
-/// Names of the accessory store resolve here too (not yet).
-/// - Throws: `ValidationError` naming the argument that is not an accessory.
-func resolveRangeTargets(_ arguments: [String], all: Bool, advertisers: [Advertisement] = []) throws -> [RangeTarget] {
+/// An ACCESSORY is an accessory of the store (`nearby accessories list`): its id (or a prefix of
+/// 4+ characters), display name, advertised name or address, as ``AccessoryStore/resolve(_:)``
+/// matches them. An address that is not in the store works too: `F0:F1:F2:F3:F4:F5` (random,
+/// the usual for accessories) or with an explicit type, `F0:F1:F2:F3:F4:F5/public`. With `all`,
+/// every accessory of the store; if none is set up, `advertisers` (what a short scan found
+/// offering an NI data-channel service).
+/// - Throws: `ValidationError` naming an argument that matches no accessory or several, or a
+///   store that cannot be read (with its path and what to do).
+func resolveRangeTargets(
+    _ arguments: [String], all: Bool, store: AccessoryStore, advertisers: [Advertisement] = []
+) async throws -> [RangeTarget] {
     if all {
+        let records: [AccessoryRecord]
+        do {
+            records = try await store.list()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        if !records.isEmpty { return records.map(RangeTarget.init(record:)) }
         var seen = Set<BluetoothAddress>()
         return advertisers.filter { seen.insert($0.address).inserted }.map { advertisement in
             RangeTarget(
@@ -29,18 +46,49 @@ func resolveRangeTargets(_ arguments: [String], all: Bool, advertisers: [Adverti
                 address: advertisement.address, addressType: advertisement.addressType)
         }
     }
-    return try arguments.map { argument in
-        let parts = argument.split(separator: "/", maxSplits: 1).map(String.init)
-        guard let first = parts.first, let address = BluetoothAddress(first) else {
-            throw ValidationError("\"\(argument)\" is not an accessory: give a BLE address like F0:F1:F2:F3:F4:F5 (optionally /random or /public)")
-        }
-        var type = BluetoothAddressType.random
-        if parts.count == 2 {
-            guard let parsed = BluetoothAddressType(parts[1]) else {
-                throw ValidationError("\"\(argument)\": the address type must be random or public, not \"\(parts[1])\"")
+    var targets: [RangeTarget] = []
+    for argument in arguments {
+        do {
+            targets.append(RangeTarget(record: try await store.resolve(argument)))
+        } catch AccessoryStoreError.notFound {
+            guard let target = try rangeTarget(address: argument) else {
+                throw ValidationError(
+                    "\"\(argument)\" is no accessory of the store (\(store.path)) and no BLE address: "
+                        + "see `nearby accessories list`, set one up with `nearby setup`, or give an address like F0:F1:F2:F3:F4:F5[/public]")
             }
-            type = parsed
+            targets.append(target)
+        } catch {
+            throw ValidationError("\(error)")
         }
-        return RangeTarget(identity: AccessoryIdentity(id: address.description), address: address, addressType: type)
+    }
+    return targets
+}
+
+/// `F0:F1:F2:F3:F4:F5[/random|/public]` as a target, `nil` if `argument` is not an address.
+/// - Throws: `ValidationError` for an address with an unknown type suffix.
+func rangeTarget(address argument: String) throws -> RangeTarget? {
+    let parts = argument.split(separator: "/", maxSplits: 1).map(String.init)
+    guard let first = parts.first, let address = BluetoothAddress(first) else { return nil }
+    var type = BluetoothAddressType.random
+    if parts.count == 2 {
+        guard let parsed = BluetoothAddressType(parts[1]) else {
+            throw ValidationError("\"\(argument)\": the address type must be random or public, not \"\(parts[1])\"")
+        }
+        type = parsed
+    }
+    return RangeTarget(identity: AccessoryIdentity(id: address.description), address: address, addressType: type)
+}
+
+extension RangeTarget {
+    /// The target of a set-up accessory: its id and name, and its data channel first.
+    init(record: AccessoryRecord) {
+        var services = DataChannelService.known
+        if let stored = record.dataChannel?.definition {
+            services.removeAll { $0.service == stored.service }
+            services.insert(stored, at: 0)
+        }
+        self.init(
+            identity: AccessoryIdentity(id: record.id, displayName: record.displayName), address: record.address,
+            addressType: record.addressType, services: services, recordID: record.id)
     }
 }

@@ -3,8 +3,8 @@ import NearbyInteraction
 import Ranging
 
 /// The one place where `nearby range` and `nearby demo` consume session events: every event goes
-/// to the screen, the trace recorder (`--record`) and the summary, in order. Zone-trigger hooks
-/// plug in here too (another consumer of the same events).
+/// to the screen, the trace recorder (`--record`), the zone-trigger hooks and the summary, in
+/// order.
 ///
 /// `@unchecked Sendable`: one task runs ``run(_:onEvent:)``; the tallies are read only after it
 /// returned.
@@ -25,11 +25,13 @@ final class SessionEventLoop: @unchecked Sendable {
 
     let screen: RangeScreen
     let recorder: TraceRecorder?
+    let hooks: SessionHooks?
     private(set) var tallies: [Tally] = []
 
-    init(screen: RangeScreen, recorder: TraceRecorder?) {
+    init(screen: RangeScreen, recorder: TraceRecorder?, hooks: SessionHooks? = nil) {
         self.screen = screen
         self.recorder = recorder
+        self.hooks = hooks
     }
 
     /// Announces an accessory before its session starts: its line shows at once and the summary
@@ -47,10 +49,11 @@ final class SessionEventLoop: @unchecked Sendable {
             if case .update(let update) = event.kind, let accessory = event.accessory {
                 recorder?.record(update.sample, accessory: accessory)
             }
-            // Hooks: run the configured zone-trigger hooks for `event` here.
+            hooks?.handle(event)
             tally(event)
             onEvent(event, self)
         }
+        hooks?.flushAll()
         screen.finish()
     }
 

@@ -1,15 +1,19 @@
 import ArgumentParser
+import Hooks
+import Logging
+import NearbyConfig
 import NearbyInteraction
 import Ranging
 
-/// The options `nearby range` and `nearby demo` share: the pipeline (filter, zones) and the
-/// output (JSON).
+/// The options `nearby range` and `nearby demo` share: the configuration file (`--config`), the
+/// engine (`--filter`, `--zones`, `--hysteresis`, `--dwell`, `--lost-after`), zone-trigger hooks
+/// (`--on-enter ZONE -- CMD ...`), logging (`--log-level`), the NI dialect and key order, and the
+/// output (`--json`). Flags win over the file, the file over the defaults.
 struct SessionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The smoothing filter: default, kalman, raw, ... (hampel+NAME removes outliers first).", valueName: "name"))
-    var filter: String = FilterSpec.default.name
-
-    @Option(help: ArgumentHelp("Zone boundaries in metres, comma-separated, increasing.", valueName: "m,m"))
-    var zones: String = "1.5,3"
+    @OptionGroup var config: ConfigOptions
+    @OptionGroup var ranging: RangingOptions
+    @OptionGroup var hooks: HookTriggerOptions
+    @OptionGroup var logging: LogOptions
 
     @Option(help: ArgumentHelp("The NI dialect: apple (initialize 0x0A) or android (0xA5).", valueName: "dialect"))
     var dialect = "apple"
@@ -22,12 +26,10 @@ struct SessionOptions: ParsableArguments {
     @Flag(help: "Print one JSON object per update and per event (keys: see the README).")
     var json = false
 
-    @Flag(name: .long, help: "Log the NI exchange and UCI commands on standard error.")
+    @Flag(name: .long, help: "Log the NI exchange and UCI commands on standard error (--log-level debug).")
     var verbose = false
 
     func validate() throws {
-        _ = try filterSpec()
-        _ = try zoneMap()
         _ = try niDialect()
         _ = try keyByteOrder()
     }
@@ -48,24 +50,78 @@ struct SessionOptions: ParsableArguments {
         return order
     }
 
-    /// `--filter` parsed.
-    func filterSpec() throws -> FilterSpec {
+    /// The settings in effect: the configuration file overridden by every flag that was given
+    /// (`transports` are the command's own `--hci` / `--uwb`, `nil` when not given). Bootstraps
+    /// logging at the resulting level and checks the hooks' zones.
+    /// - Throws: `ExitCode` 78 for an invalid configuration file (after printing every problem),
+    ///   `ValidationError` for invalid flags or a hook naming an unknown zone.
+    /// - Parameter hookCommand: the argv given after `--` (the hook flags' command).
+    func settings(transports: TransportSettings = TransportSettings(), hookCommand: [String]) throws -> NearbyConfiguration {
+        let definitions: [HookDefinition]?
         do {
-            return try FilterSpec(name: filter)
+            definitions = try hooks.definitions(command: hookCommand)
         } catch {
-            throw ValidationError("--filter: \(error)")
+            UWBConsole.error("error: \(error)")
+            throw NearbyExit.usage
         }
+        let file = try config.load()
+        var flags = try ranging.overlay()
+        flags.hooks = definitions
+        flags.output.logLevel = logging.logLevel ?? (verbose ? .debug : nil)
+        if json { flags.output.json = true }
+        flags.transports = transports
+        let settings = file.configuration.overridden(by: flags)
+        logging.bootstrap(output: settings.output)
+        do {
+            _ = try settings.zoneMap()
+            try settings.validateHooks()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        if file.configuration.hooks != nil, hooks.hasTriggers {
+            Logger(label: "nearby").notice("hooks given on the command line replace the configuration file's [[hook]]s")
+        }
+        return settings
     }
 
-    /// `--zones` parsed (hysteresis 0.2 m, dwell 0.3 s).
-    func zoneMap() throws -> ZoneMap {
-        try ZoneOption.map(zones)
+    /// The session configuration `settings` describe: dialect and key order from the flags;
+    /// filter (with the file's parameters), zones, lost-after and retry policy from `settings`.
+    /// - Parameter timeScale: simulated seconds per real second (`nearby demo --speed`).
+    /// - Throws: `ValidationError` for an invalid zone map or retry policy.
+    func sessionConfiguration(_ settings: NearbyConfiguration, timeScale: Double = 1) throws -> AccessorySessionConfiguration {
+        let zones: ZoneMap
+        do {
+            zones = try settings.zoneMap()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let retry = try Self.retryPolicy(settings.retry)
+        return AccessorySessionConfiguration(
+            dialect: try niDialect(), planning: SessionPlanningOptions(keyByteOrder: try keyByteOrder()), retry: retry,
+            filter: settings.filter.effectiveSpec,
+            filters: (settings.filter.distanceFilter(), settings.filter.angleFilter()),
+            zones: zones, lostAfter: settings.zones.effectiveLostAfter, timeScale: timeScale)
     }
 
-    /// The session configuration these options describe.
-    func sessionConfiguration(timeScale: Double = 1) throws -> AccessorySessionConfiguration {
-        AccessorySessionConfiguration(
-            dialect: try niDialect(), planning: SessionPlanningOptions(keyByteOrder: try keyByteOrder()), filter: try filterSpec(),
-            zones: try zoneMap(), timeScale: timeScale)
+    /// The configuration file's `[retry]` over ``RetryPolicy/default``.
+    /// - Throws: `ValidationError` naming the field when the result is not a valid policy.
+    static func retryPolicy(_ settings: RetrySettings) throws -> RetryPolicy {
+        var policy = RetryPolicy.default
+        if let attempts = settings.maxAttempts { policy.maxAttempts = attempts }
+        if let initial = settings.initialBackoff { policy.initialBackoff = .milliseconds(Int64(initial * 1000)) }
+        if let maximum = settings.maxBackoff { policy.maxBackoff = .milliseconds(Int64(maximum * 1000)) }
+        if let timeout = settings.rangingTimeout { policy.rangingTimeout = .milliseconds(Int64(timeout * 1000)) }
+        do {
+            try policy.validate()
+        } catch {
+            throw ValidationError("configuration file: \(error)")
+        }
+        return policy
+    }
+
+    /// The hook runner for `settings`' hooks (`nil` when there are none).
+    func hookRunner(_ settings: NearbyConfiguration) -> HookRunner? {
+        let hooks = settings.effectiveHooks
+        return hooks.isEmpty ? nil : HookRunner(hooks: hooks, logger: Logger(label: "nearby.hooks"))
     }
 }

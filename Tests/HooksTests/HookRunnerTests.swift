@@ -65,24 +65,28 @@ import Testing
         // Keep submitting like a 100 Hz pipeline while the hook hangs: every submit returns at once.
         var slowest = Duration.zero
         var accepted = 0
-        while clock.now - started < .milliseconds(800) {
+        for _ in 0..<40 {
             let before = clock.now
             if runner.submit(.test(.enter, zone: "mid")) { accepted += 1 }
             slowest = max(slowest, clock.now - before)
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(accepted >= 40)
-        #expect(slowest < .milliseconds(20), "submit blocked for \(slowest)")
+        let submitting = seconds(clock.now - started)
+        #expect(accepted == 40)
+        // Never waits for the hanging hook (it runs >= 0.5 s); the bound leaves room for a loaded machine.
+        #expect(slowest < .milliseconds(250), "submit blocked for \(slowest)")
         await runner.finish()
         let all = await collect(outcomes)
         try #require(all.count >= 2, "\(all)")
         #expect(all[0].status == .signaled(SIGTERM))
         #expect(all[0].timedOut)
-        #expect(all[0].duration >= 0.45 && all[0].duration < 1.5, "duration \(all[0].duration)")
+        // Killed at its 0.5 s timeout by SIGTERM, well before the SIGKILL that would follow 2 s later.
+        #expect(all[0].duration >= 0.45 && all[0].duration < 2.4, "duration \(all[0].duration)")
         #expect(all[0].description.contains("signal 15 (SIGTERM) (timed out)"))
         // The events that arrived meanwhile were coalesced: one more run each time the previous
         // one ended (every 0.5 s), for the latest of them; none was lost.
-        #expect(all.count <= 3)
+        // At most one run per timeout period while events kept coming (+ the first and a last one).
+        #expect(all.count <= 2 + Int(submitting / 0.45), "\(all.count) runs in \(submitting) s")
         #expect(all.dropFirst().map(\.coalescedEvents).reduce(0, +) == accepted)
         #expect(all.dropFirst().allSatisfy { $0.event.zone == "mid" && $0.status == .signaled(SIGTERM) && $0.timedOut })
     }

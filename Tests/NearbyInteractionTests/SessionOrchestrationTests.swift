@@ -26,7 +26,11 @@ import UWBDevice
         #expect(await accessory.received == [.initialize, .configureAndStart])
         #expect(await accessory.runningSessionID == configured.0.sessionID)
         print("latency (in-process simulator): \(configured.1)")
-        #expect(configured.1.ownWork < .milliseconds(50), "generous bound for a loaded CI machine; budget 5 ms: \(configured.1)")
+        // The latency is measured and split (its < 5 ms budget is checked by the SessionBenchmarks
+        // package-benchmark, not by wall-clock bounds in a loaded test run).
+        let latency = configured.1
+        #expect(latency.ownWork > .zero && latency.uwbConfiguration > .zero, "\(latency)")
+        #expect(latency.ownWork + latency.uwbConfiguration + latency.send == latency.total)
         #expect(harness.recorder.events.contains { if case .ranging(.entered, let zone) = $0.kind { zone == "mid" } else { false } })
         await harness.shutdown()
         #expect(await accessory.received.last == .stop, "stop (0x0C) sent on the way out")

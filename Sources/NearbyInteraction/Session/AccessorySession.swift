@@ -100,7 +100,13 @@ public actor AccessorySession {
         logger[metadataKey: "accessory"] = "\(identity.id)"
         self.logger = logger
         self.planner = SessionPlanner(options: configuration.planning)
-        self.pipeline = RangingPipeline(filter: configuration.filter, zones: configuration.zones, lostAfter: configuration.lostAfter)
+        if let filters = configuration.filters {
+            self.pipeline = RangingPipeline(
+                distanceFilter: filters.distance, angleFilter: filters.angle, zones: configuration.zones,
+                lostAfter: configuration.lostAfter)
+        } else {
+            self.pipeline = RangingPipeline(filter: configuration.filter, zones: configuration.zones, lostAfter: configuration.lostAfter)
+        }
         (events, eventContinuation) = AsyncStream.makeStream(of: NearbySessionEvent.self, bufferingPolicy: .bufferingNewest(8192))
     }
 

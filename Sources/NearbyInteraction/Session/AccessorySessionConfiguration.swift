@@ -18,6 +18,10 @@ public struct AccessorySessionConfiguration: Sendable {
     public var reconnectTimeout: Duration
     /// The smoothing filter. Default ``FilterSpec/default`` (Kalman).
     public var filter: FilterSpec
+    /// Filters with explicit parameters (distance, angles), e.g. from the configuration file;
+    /// when set they replace ``filter`` (which then only names them). Default `nil`: ``filter``
+    /// with its standard parameters.
+    public var filters: (distance: ConfiguredFilter, angle: ConfiguredFilter)?
     /// The zones. Default ``ZoneMap/standard`` (1.5 m, 3 m).
     public var zones: ZoneMap
     /// Silence, seconds of the samples' clock, before the pipeline reports `lost`. Default 2.
@@ -42,6 +46,7 @@ public struct AccessorySessionConfiguration: Sendable {
         startTimeout: Duration = .seconds(3),
         reconnectTimeout: Duration = .seconds(10),
         filter: FilterSpec = .default,
+        filters: (distance: ConfiguredFilter, angle: ConfiguredFilter)? = nil,
         zones: ZoneMap = .standard,
         lostAfter: Double = 2,
         tickInterval: Duration = .milliseconds(100),
@@ -55,6 +60,7 @@ public struct AccessorySessionConfiguration: Sendable {
         self.startTimeout = startTimeout
         self.reconnectTimeout = reconnectTimeout
         self.filter = filter
+        self.filters = filters
         self.zones = zones
         self.lostAfter = lostAfter
         self.tickInterval = tickInterval
