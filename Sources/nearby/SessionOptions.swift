@@ -74,6 +74,10 @@ struct SessionOptions: ParsableArguments {
         logging.bootstrap(output: settings.output)
         do {
             _ = try settings.zoneMap()
+        } catch {
+            throw ValidationError(ranging.zones != nil ? "--zones: \(error)" : "configuration file, [zones]: \(error)")
+        }
+        do {
             try settings.validateHooks()
         } catch {
             throw ValidationError("\(error)")

