@@ -62,6 +62,17 @@ let package = Package(
             path: "Benchmarks/SimulationBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "SessionBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NearbyInteraction", package: "nearby"),
+                .product(name: "UWBDevice", package: "nearby"),
+                .product(name: "UCI", package: "nearby"),
+            ],
+            path: "Benchmarks/SessionBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
