@@ -33,14 +33,24 @@ struct ScanCommand: AsyncParsableCommand {
     var json = false
     @OptionGroup var hciOptions: HCIOptions
 
+    /// `true` if only the name and range flags are given: a scan filter needs no service UUID or
+    /// company identifier (a setup descriptor does).
+    var filtersByNameAndRangeOnly: Bool {
+        descriptorOptions.service == nil && descriptorOptions.company == nil && descriptorOptions.manufacturerData == nil
+            && descriptorOptions.serviceData == nil
+    }
+
     func validate() throws {
         _ = try hciOptions.spec()
-        if !descriptorOptions.isEmpty(name: name) { _ = try descriptorOptions.descriptor(name: name) }
+        if !descriptorOptions.isEmpty(name: name), !filtersByNameAndRangeOnly { _ = try descriptorOptions.descriptor(name: name) }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 seconds, got \(duration)") }
     }
 
     func run() async throws {
-        let descriptor = descriptorOptions.isEmpty(name: name) ? nil : try descriptorOptions.descriptor(name: name)
+        let descriptor = descriptorOptions.isEmpty(name: name) || filtersByNameAndRangeOnly ? nil : try descriptorOptions.descriptor(name: name)
+        let name = self.name
+        let ignoreCase = descriptorOptions.ignoreCase
+        let range: DiscoveryRange = descriptorOptions.range == .immediate ? .immediate : .default
         let host = try await hciOptions.openHost()
         let advertisements: AsyncStream<Advertisement>
         do {
@@ -50,13 +60,17 @@ struct ScanCommand: AsyncParsableCommand {
             await host.close()
             throw ExitCode(1)
         }
-        UWBConsole.error("scanning on \(hciOptions.hci)" + (descriptor.map { " for \($0)" } ?? "")
+        let nameFilter = name.map { " for names containing \"\($0)\"\(ignoreCase ? " (any case)" : "")" } ?? ""
+        UWBConsole.error("scanning on \(hciOptions.hci)" + (descriptor.map { " for \($0)" } ?? nameFilter)
             + (duration.map { " for \(Self.seconds($0))" } ?? "; Ctrl-C stops"))
         let json = self.json
         let printer = Task {
             var printed: [AccessoryCandidate.Key: ScanLine] = [:]
             for await advertisement in advertisements {
                 if let descriptor, !descriptor.matches(advertisement) { continue }
+                if descriptor == nil, !DiscoveryDescriptor.matches(advertisement, nameSubstring: name, ignoringCase: ignoreCase, range: range) {
+                    continue
+                }
                 if json {
                     AccessoryConsole.out(AccessoryJSON.line(AdvertisementJSON(advertisement)))
                     continue

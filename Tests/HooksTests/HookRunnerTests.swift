@@ -138,15 +138,20 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let cooled = try HookDefinition(
-            name: "cooled", on: .exit, run: ["/bin/sh", "-c", "echo \"$NEARBY_ZONE\" >> \"$1\"", "sh", scratch.path("cooled")], cooldown: 0.6)
+            name: "cooled", on: .exit, run: ["/bin/sh", "-c", "echo \"$NEARBY_ZONE\" >> \"$1\"", "sh", scratch.path("cooled")], cooldown: 3)
         let free = try HookDefinition(
             name: "free", on: .exit, run: ["/bin/sh", "-c", "echo \"$NEARBY_ZONE\" >> \"$1\"", "sh", scratch.path("free")])
         let runner = HookRunner(hooks: [cooled, free])
+        let clock = ContinuousClock()
+        let first = clock.now
         for zone in ["a", "b", "c"] {
             runner.submit(.test(.exit, zone: zone))
             await runner.waitUntilIdle()
         }
-        try await Task.sleep(for: .milliseconds(700))
+        // b and c came within the 3 s cooldown of a's start (a few ms, or a second on a loaded
+        // machine); d comes after it.
+        #expect(clock.now - first < .seconds(3), "the first three events took too long to test a cooldown")
+        try await clock.sleep(until: first + .milliseconds(3200))
         runner.submit(.test(.exit, zone: "d"))
         await runner.finish()
         #expect(scratch.read("cooled") == "a\nd\n")

@@ -73,8 +73,14 @@ struct AccessoryCommandTests {
         let bad = try await Self.nearby(["scan", "--hci", peer.hciSpec, "--manufacturer-data", "0a0b/ff"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("manufacturerDataMask has 1 byte(s) but manufacturerDataBlob has 2"))
-        let noKey = try await Self.nearby(["scan", "--hci", peer.hciSpec, "--name", "tag"])
-        #expect(noKey.status == 64 && noKey.stderr.contains("(give --service or --company)"))
+        // A scan filters by name (and range) alone; a setup descriptor needs a service or company.
+        let byName = try await Self.nearby(["scan", "--hci", peer.hciSpec, "--duration", "2", "--json", "--name", "PEER", "--ignore-case"])
+        #expect(byName.status == 0 && byName.stderr.contains("for names containing \"PEER\" (any case)"), "\(byName.stderr)")
+        #expect(try Self.jsonObjects(byName.stdout).contains { $0["name"] as? String == "nb-peer" }, "\(byName.stdout)")
+        let otherName = try await Self.nearby(["scan", "--hci", peer.hciSpec, "--duration", "2", "--json", "--name", "PEER"])
+        #expect(otherName.status == 0 && otherName.stdout.isEmpty, "case matters without --ignore-case: \(otherName.stdout)")
+        let noKey = try await Self.nearby(["setup", "--hci", peer.hciSpec, "--name-contains", "tag", "--pick", "first", "--timeout", "1"])
+        #expect(noKey.status == 64 && noKey.stderr.contains("(give --service or --company)"), "\(noKey.stderr)")
     }
 
     @Test("setup --pick first stores the accessory; accessories list --json shows it; rename and forget")

@@ -40,7 +40,8 @@ import UWBDevice
         let (plan, latency) = try #require(recorder.configurations(of: id).first)
         #expect(plan.accessoryAddress == 0x0A01 && plan.hostParameters.deviceType == .controller)
         print("latency over HCI (Bumble) and TCP (virtual UWBS): \(latency)")
-        #expect(latency.ownWork < .milliseconds(50), "generous bound; budget 5 ms: \(latency)")
+        // Measured and split (the 5 ms budget is checked by SessionBenchmarks, not by a wall clock here).
+        #expect(latency.ownWork > .zero && latency.send > .zero && latency.ownWork + latency.uwbConfiguration + latency.send == latency.total, "\(latency)")
         try await peer.waitForOutput(String(format: "NI-START session=0x%08X channel=9", plan.sessionID))
         #expect(peer.stdout.contains("RECEIVED channel=nus length=1 data=0a"))
         #expect(peer.stdout.contains("RECEIVED channel=nus length=31 data=0b"), "configureAndStart: ID + 30-byte v1.1 shareable data")

@@ -117,7 +117,7 @@ import UWBDevice
     }
 
     @Test func aSilentAccessoryIsGivenUpWithAClearReason() async throws {
-        let harness = try await SessionHarness.make(configuration: fastSessionConfiguration(maxAttempts: 3))
+        let harness = try await SessionHarness.make(configuration: fastSessionConfiguration(maxAttempts: 3, rangingTimeout: .seconds(1)))
         try await harness.addAll()
         try await harness.recorder.waitForUpdates(3, of: "sim-1")
         await harness.demo.accessories[0].accessory.setFault(.silent)

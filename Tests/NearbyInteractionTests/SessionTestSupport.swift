@@ -118,8 +118,10 @@ let sessionTestLogger: Logger = {
 }()
 
 /// Fast timeouts and backoff for tests (real time; the world runs faster than real time).
+/// Short timeouts and backoff for tests. The ranging timeout (3 s) is long enough that a test not
+/// about it sees no retry on a loaded machine; tests about it pass a shorter one.
 func fastSessionConfiguration(
-    maxAttempts: Int = 4, rangingTimeout: Duration = .seconds(1), configurationTimeout: Duration = .milliseconds(800),
+    maxAttempts: Int = 4, rangingTimeout: Duration = .seconds(3), configurationTimeout: Duration = .milliseconds(800),
     startTimeout: Duration = .milliseconds(800), rangingIntervalMS: UInt16? = 100
 ) -> AccessorySessionConfiguration {
     AccessorySessionConfiguration(

@@ -92,15 +92,25 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Sends SIGTERM, waits up to 2 s, then SIGKILL.
+    /// Sends SIGTERM now; a reaper off the cooperative pool sends SIGKILL if the process still
+    /// runs 2 s later and collects it. Returns at once: tests call this from `defer` and `deinit`
+    /// inside async code, where a blocking wait would hold one of the pool's few threads (2 on a
+    /// 2-core machine) and stall every other test meanwhile. Use ``waitForExit(timeout:)`` to
+    /// know the process has ended.
     public func terminate() {
         guard process.isRunning else { return }
         process.terminate()
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        let process = self.process
+        Self.reaper.async {
+            let deadline = Date().addingTimeInterval(2)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
     }
+
+    /// Where terminated processes are waited for (never the cooperative pool).
+    private static let reaper = DispatchQueue(label: "nearby.tests.child-reaper", attributes: .concurrent)
 
     /// Sends a signal (e.g. SIGINT to let a CLI shut down cleanly).
     public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }

@@ -109,15 +109,23 @@ public struct DiscoveryDescriptor: Sendable, Hashable, Codable, CustomStringConv
                 }
             }
         }
-        if let nameSubstring {
-            guard let name = data.localName else { return false }
-            if nameIgnoresCase {
-                guard name.lowercased().contains(nameSubstring.lowercased()) else { return false }
-            } else {
-                guard name.contains(nameSubstring) else { return false }
-            }
-        }
-        return true
+        return Self.matches(advertisement, nameSubstring: nameSubstring, ignoringCase: nameIgnoresCase, range: .default)
+    }
+
+    /// The name and range checks alone, for filtering a scan by name without the service UUID or
+    /// company identifier a descriptor needs (`nearby scan --name Tag`).
+    /// - Parameters:
+    ///   - nameSubstring: text the advertised name (complete or shortened) must contain; `nil`: any.
+    ///   - ignoringCase: compare ignoring case.
+    ///   - range: the RSSI range the report must be in (see ``DiscoveryRange``).
+    public static func matches(
+        _ advertisement: Advertisement, nameSubstring: String?, ignoringCase: Bool, range: DiscoveryRange
+    ) -> Bool {
+        guard range.contains(rssi: advertisement.rssi) else { return false }
+        guard let nameSubstring else { return true }
+        guard let name = advertisement.data.localName else { return false }
+        if ignoringCase { return name.lowercased().contains(nameSubstring.lowercased()) }
+        return name.contains(nameSubstring)
     }
 
     /// `payload` starts with `blob` under `mask` (all bits when `mask` is `nil`).
