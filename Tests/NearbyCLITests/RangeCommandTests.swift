@@ -41,15 +41,31 @@ import Testing
 /// `nearby range` end to end: the built executable on `nearby sim uwbs` (its dev kit, over TCP)
 /// and the Bumble NI accessory (BLE over HCI/TCP, its own UWBS on the same server).
 @Suite(.serialized) struct RangeEndToEndTests {
-    @Test func rangesWithTheBumbleAccessoryPrintsJSONAndRecordsATrace() async throws {
+    /// `nearby sim uwbs` (ideal noise) and the Bumble NI accessory whose UWB side ranges on it.
+    static func startPeers() async throws -> (server: ChildProcess, peer: ChildProcess, uwbsPort: Int, hciPort: Int) {
         let server = try ChildProcess(PackagePaths.nearby, ["sim", "uwbs", "--listen", "127.0.0.1:0", "--noise", "ideal"])
-        defer { server.terminate() }
         try await server.waitForOutput("listening on 127.0.0.1:")
         guard let match = server.stdout.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
             let uwbsPort = Int(server.stdout[match].split(separator: ":").last ?? "")
-        else { throw ChildProcessError("no port in: \(server.stdout)") }
-        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)")
-        defer { peer.terminate() }
+        else {
+            server.terminate()
+            throw ChildProcessError("no port in: \(server.stdout)")
+        }
+        do {
+            let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)")
+            return (server, peer, uwbsPort, hciPort)
+        } catch {
+            server.terminate()
+            throw error
+        }
+    }
+
+    @Test func rangesWithTheBumbleAccessoryPrintsJSONAndRecordsATrace() async throws {
+        let (server, peer, uwbsPort, hciPort) = try await Self.startPeers()
+        defer {
+            peer.terminate()
+            server.terminate()
+        }
 
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-range-\(UUID().uuidString).csv").path
         defer { try? FileManager.default.removeItem(atPath: trace) }
@@ -83,14 +99,11 @@ import Testing
     }
 
     @Test func allFindsTheAdvertisingAccessoryByScanning() async throws {
-        let server = try ChildProcess(PackagePaths.nearby, ["sim", "uwbs", "--listen", "127.0.0.1:0", "--noise", "ideal"])
-        defer { server.terminate() }
-        try await server.waitForOutput("listening on 127.0.0.1:")
-        guard let match = server.stdout.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-            let uwbsPort = Int(server.stdout[match].split(separator: ":").last ?? "")
-        else { throw ChildProcessError("no port in: \(server.stdout)") }
-        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)")
-        defer { peer.terminate() }
+        let (server, peer, uwbsPort, hciPort) = try await Self.startPeers()
+        defer {
+            peer.terminate()
+            server.terminate()
+        }
         let range = try ChildProcess(PackagePaths.nearby, [
             "range", "--all", "--store", RangeCommandTests.emptyStore(), "--scan-seconds", "1", "--hci", "tcp:127.0.0.1:\(hciPort)", "--uwb", "tcp:127.0.0.1:\(uwbsPort)",
         ])
@@ -104,14 +117,11 @@ import Testing
     }
 
     @Test func aSetUpAccessoryIsRangedByNameWithHooksAndItsLastSeenTimeIsKept() async throws {
-        let server = try ChildProcess(PackagePaths.nearby, ["sim", "uwbs", "--listen", "127.0.0.1:0", "--noise", "ideal"])
-        defer { server.terminate() }
-        try await server.waitForOutput("listening on 127.0.0.1:")
-        guard let match = server.stdout.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-            let uwbsPort = Int(server.stdout[match].split(separator: ":").last ?? "")
-        else { throw ChildProcessError("no port in: \(server.stdout)") }
-        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)")
-        defer { peer.terminate() }
+        let (server, peer, uwbsPort, hciPort) = try await Self.startPeers()
+        defer {
+            peer.terminate()
+            server.terminate()
+        }
 
         // The accessory as the store knows it (migrated by address; `nearby setup` stores the same record).
         let store = RangeCommandTests.emptyStore()
