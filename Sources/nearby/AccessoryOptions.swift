@@ -104,8 +104,16 @@ struct HCIOptions: ParsableArguments {
     @Option(name: .long, help: "The Bluetooth controller: hci:N (kernel adapter, needs CAP_NET_ADMIN), tcp:HOST:PORT or serial:PATH[@BAUD].")
     var hci = "hci:0"
 
-    @Flag(name: .long, help: "Log HCI and host activity on standard error.")
+    @Flag(name: .long, help: "Log HCI and host activity on standard error (--log-level debug).")
     var verbose = false
+
+    @OptionGroup var logging: LogOptions
+
+    /// Configures logging (`--log-level`, `--verbose`) and returns a logger labelled `label`.
+    func logger(_ label: String) -> Logger {
+        logging.bootstrap(verbose: verbose)
+        return Logger(label: label)
+    }
 
     /// The parsed spec.
     func spec() throws -> HCITransportSpec {
@@ -119,8 +127,7 @@ struct HCIOptions: ParsableArguments {
     /// Opens and starts the host, or prints why not and exits 1.
     func openHost() async throws -> BLEHost {
         let spec = try spec()
-        var logger = Logger(label: "nearby.ble") { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = verbose ? .debug : .error
+        let logger = logger("nearby.ble")
         do {
             return try await BLEHost.open(spec, logger: logger)
         } catch {

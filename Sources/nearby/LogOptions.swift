@@ -28,6 +28,12 @@ struct LogOptions: ParsableArguments {
         return Logger.Level(rawValue: name.rawValue) ?? .warning
     }
 
+    /// For commands without a configuration file: the level is `--log-level`, else `debug` with
+    /// `verbose` (their `--verbose` flag), else `warning`. See ``bootstrap(output:)``.
+    func bootstrap(verbose: Bool) {
+        bootstrap(output: OutputSettings(logLevel: verbose ? .debug : nil))
+    }
+
     /// Sends swift-log to standard error at the level in effect. Only the first call in a process
     /// configures logging (swift-log allows one bootstrap); later calls do nothing.
     /// - Parameter output: the config file's `[output]` (for `log_level` and `color`).

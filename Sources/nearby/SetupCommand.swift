@@ -64,8 +64,7 @@ struct SetupCommand: AsyncParsableCommand {
     func run() async throws {
         let items = try items()
         let host = try await hciOptions.openHost()
-        var logger = Logger(label: "nearby.accessories") { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = hciOptions.verbose ? .debug : .error
+        let logger = hciOptions.logger("nearby.accessories")
         let store = storeOptions.open()
         let setup = AccessorySetup(host: host, items: items, store: store,
                                    connectTimeout: .milliseconds(Int(connectTimeout * 1000)), logger: logger)

@@ -26,8 +26,10 @@ struct UWBInfoCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of readable text.")
     var json = false
 
-    @Flag(name: .long, help: "Log every UCI command and response on standard error.")
+    @Flag(name: .long, help: "Log every UCI command and response on standard error (--log-level debug).")
     var verbose = false
+
+    @OptionGroup var logging: LogOptions
 
     func validate() throws {
         _ = try UWBClientSetup.spec(device)
@@ -37,7 +39,7 @@ struct UWBInfoCommand: AsyncParsableCommand {
         let spec = try UWBClientSetup.spec(device)
         let client: UCIClient
         do {
-            client = try UWBClientSetup.client(for: spec, verbose: verbose)
+            client = try UWBClientSetup.client(for: spec, verbose: verbose, logging: logging)
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)
@@ -148,11 +150,11 @@ enum UWBClientSetup {
         }
     }
 
-    /// A client for `spec`, logging to standard error (warnings and worse, everything with
-    /// `verbose`).
-    static func client(for spec: UWBDeviceSpec, verbose: Bool) throws -> UCIClient {
-        var logger = Logger(label: "nearby.uwb") { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = verbose ? .debug : .error
+    /// A client for `spec`, logging to standard error at `--log-level` (default warnings and
+    /// worse; everything from debug with `verbose`).
+    static func client(for spec: UWBDeviceSpec, verbose: Bool, logging: LogOptions) throws -> UCIClient {
+        logging.bootstrap(verbose: verbose)
+        let logger = Logger(label: "nearby.uwb")
         return UCIClient(transport: try transport(for: spec, logger: logger), logger: logger)
     }
 

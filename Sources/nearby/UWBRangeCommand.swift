@@ -76,8 +76,10 @@ struct UWBRangeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object per range sample.")
     var json = false
 
-    @Flag(name: .long, help: "Log every UCI command and response on standard error.")
+    @Flag(name: .long, help: "Log every UCI command and response on standard error (--log-level debug).")
     var verbose = false
+
+    @OptionGroup var logging: LogOptions
 
     func validate() throws {
         _ = try UWBClientSetup.spec(device)
@@ -111,7 +113,7 @@ struct UWBRangeCommand: AsyncParsableCommand {
         let (id, parameters) = try session()
         let client: UCIClient
         do {
-            client = try UWBClientSetup.client(for: spec, verbose: verbose)
+            client = try UWBClientSetup.client(for: spec, verbose: verbose, logging: logging)
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)

@@ -163,11 +163,15 @@ struct AccessoryCommandTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = directory + "/accessories.json"
         let command = "env -u NO_COLOR TERM=xterm \(PackagePaths.nearby.path) setup --hci \(peer.hciSpec) --timeout 40 --store \(store)"
-        // Keys after the list has had time to fill: Down, then Enter.
+        // Keys once the list shows both accessories (script -f flushes the screen to the typescript
+        // file as it is drawn; at most 30 s): Down, then Enter.
+        let typescript = directory + "/typescript"
+        let keys = "i=0; until grep -q 'nb-peer2' \"$1\" 2>/dev/null || [ $i -ge 150 ]; do sleep 0.2; i=$((i+1)); done; "
+            + "sleep 0.5; printf '\\033[B'; sleep 1; printf '\\r'; sleep 8"
         let run = try await ChildProcess.run(
             URL(fileURLWithPath: "/bin/sh"),
-            ["-c", "(sleep 6; printf '\\033[B'; sleep 1; printf '\\r'; sleep 8) | script -qfec \"$0\" /dev/null", command],
-            environment: ["TERM": "xterm"], timeout: .seconds(60))
+            ["-c", "(\(keys)) | script -qfec \"$0\" \"$1\"", command, typescript],
+            environment: ["TERM": "xterm"], timeout: .seconds(90))
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let screen = run.stdout
         #expect(screen.contains("\u{1B}[7m> 1. nb-peer  -50 dBm  F0:F1:F2:F3:F4:F5 (random)\u{1B}[0m"), "\(screen)")

@@ -52,4 +52,20 @@ import Testing
         #expect(run.status == 64)
         #expect(run.stderr.contains("--log-level"))
     }
+
+    @Test func deviceCommandsTakeTheLogLevelAndVerboseMeansDebug() async throws {
+        let uwb = ["uwb", "range", "--device", "sim", "--count", "1"]
+        let quiet = try await ChildProcess.run(PackagePaths.nearby, uwb)
+        #expect(quiet.status == 0 && !quiet.stderr.contains("nearby.uwb"), "default warning: \(quiet.stderr)")
+        let debug = try await ChildProcess.run(PackagePaths.nearby, uwb + ["--log-level", "debug"])
+        #expect(debug.stderr.contains("debug nearby.uwb: > CORE_DEVICE_RESET_CMD"), "\(debug.stderr)")
+        let verbose = try await ChildProcess.run(PackagePaths.nearby, ["uwb", "info", "--device", "sim", "--verbose"])
+        #expect(verbose.stderr.contains("debug nearby.uwb: > CORE_GET_DEVICE_INFO_CMD"), "\(verbose.stderr)")
+        let flagWins = try await ChildProcess.run(PackagePaths.nearby, ["uwb", "info", "--device", "sim", "--verbose", "--log-level", "error"])
+        #expect(flagWins.status == 0 && !flagWins.stderr.contains("nearby.uwb"), "\(flagWins.stderr)")
+        for command in [["scan"], ["setup"]] {
+            let help = try await ChildProcess.run(PackagePaths.nearby, command + ["--help"])
+            #expect(help.stdout.contains("--log-level <level>"), "\(command)")
+        }
+    }
 }

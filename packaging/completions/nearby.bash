@@ -322,7 +322,7 @@ _nearby_scan() {
     repeating_flags=()
     non_repeating_flags=(--ignore-case --json --verbose --version -h --help)
     repeating_options=()
-    non_repeating_options=(--service --company --manufacturer-data --service-data --range --name --name-contains --duration --hci)
+    non_repeating_options=(--service --company --manufacturer-data --service-data --range --name --name-contains --duration --hci --log-level)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -352,6 +352,10 @@ _nearby_scan() {
     '--hci')
         return
         ;;
+    '--log-level')
+        __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
     esac
 }
 
@@ -359,7 +363,7 @@ _nearby_setup() {
     repeating_flags=()
     non_repeating_flags=(--ignore-case --json --verbose --version -h --help)
     repeating_options=()
-    non_repeating_options=(--name --service --company --manufacturer-data --service-data --range --name-contains --pick --timeout --connect-timeout --store --hci)
+    non_repeating_options=(--name --service --company --manufacturer-data --service-data --range --name-contains --pick --timeout --connect-timeout --store --hci --log-level)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -399,6 +403,10 @@ _nearby_setup() {
         return
         ;;
     '--hci')
+        return
+        ;;
+    '--log-level')
+        __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
     esac
@@ -616,12 +624,16 @@ _nearby_uwb_info() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose --version -h --help)
     repeating_options=()
-    non_repeating_options=(--device)
+    non_repeating_options=(--device --log-level)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--device')
+        return
+        ;;
+    '--log-level')
+        __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
     esac
@@ -631,7 +643,7 @@ _nearby_uwb_range() {
     repeating_flags=()
     non_repeating_flags=(--controller --controlee --json --verbose --version -h --help)
     repeating_options=(--peer)
-    non_repeating_options=(--device --session-id --channel --preamble --role --mac --interval-ms --count)
+    non_repeating_options=(--device --session-id --channel --preamble --role --mac --interval-ms --count --log-level)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -662,6 +674,10 @@ _nearby_uwb_range() {
         return
         ;;
     '--count')
+        return
+        ;;
+    '--log-level')
+        __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
     esac
