@@ -54,9 +54,18 @@ build: apt
 release: apt
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
 
+# The whole log goes to .build/test.log too; on failure the failing tests and their issues are
+# repeated at the end, so the tail of a CI log says what failed.
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	@{ $(SWIFT) test --skip-build $(SWIFT_FLAGS) 2>&1; echo $$? > .build/test.status; } | tee .build/test.log; \
+	status=$$(cat .build/test.status); \
+	if [ "$$status" != 0 ]; then \
+	  echo; echo "== make test: what failed (the whole log is in .build/test.log) =="; \
+	  grep -a -E '^✘ |Fatal error|[Cc]rashed|exited with unexpected signal' .build/test.log | grep -a -v -E '^✘ (Suite|Test run)' | head -100; \
+	  grep -a -E '^✘ Test run' .build/test.log; \
+	fi; \
+	exit $$status
 
 demo: deps release
 	.build/release/nearby demo --accessories 2 --speed 4

@@ -174,12 +174,17 @@ struct AccessoryCommandTests {
             environment: ["TERM": "xterm"], timeout: .seconds(90))
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let screen = run.stdout
-        #expect(screen.contains("\u{1B}[7m> 1. nb-peer  -50 dBm  F0:F1:F2:F3:F4:F5 (random)\u{1B}[0m"), "\(screen)")
-        #expect(screen.contains("\u{1B}[2F\u{1B}[J  1. nb-peer  -50 dBm  F0:F1:F2:F3:F4:F5 (random)\r\n\u{1B}[7m> 2. nb-peer2  -50 dBm  F0:F1:F2:F3:F4:F6 (random)\u{1B}[0m"))
-        #expect(screen.contains("\u{1B}[?25hpicked nb-peer2"), "the cursor is shown again before the result")
+        // The rows are in the order the accessories were first heard (either may come first).
+        let rows = [("nb-peer", "F0:F1:F2:F3:F4:F5"), ("nb-peer2", "F0:F1:F2:F3:F4:F6")]
+        func row(_ number: Int, _ accessory: (String, String)) -> String { "\(number). \(accessory.0)  -50 dBm  \(accessory.1) (random)" }
+        let firstHeard = try #require(rows.first { screen.contains("\u{1B}[7m> " + row(1, $0) + "\u{1B}[0m") }, "row 1 highlighted first: \(screen)")
+        let second = try #require(rows.first { $0 != firstHeard })
+        // Down: the two lines are redrawn in place (cursor up 2, clear), row 2 highlighted.
+        #expect(screen.contains("\u{1B}[2F\u{1B}[J  " + row(1, firstHeard) + "\r\n\u{1B}[7m> " + row(2, second) + "\u{1B}[0m"), "\(screen)")
+        #expect(screen.contains("\u{1B}[?25hpicked \(second.0)"), "the cursor is shown again before the result")
         let list = try await Self.nearby(["accessories", "list", "--json", "--store", store])
         let records = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
-        #expect(records.map { $0["address"] as? String } == ["F0:F1:F2:F3:F4:F6"])
+        #expect(records.map { $0["address"] as? String } == [second.1])
     }
 
     @Test("8 concurrent nearby processes adding accessories: every record survives")

@@ -40,11 +40,19 @@ import UWBDevice
         let accessorySession = try await accessory.openSession(id: 42, parameters: parameters(mac: 0x0002, peer: 0x0001, controller: false))
         let hostSamples = StreamCollector(hostSession.samples)
         let accessorySamples = StreamCollector(accessorySession.samples)
-        try await hostSession.start()
+        // The responder listens before the initiator's first round (else that round times out).
         try await accessorySession.start()
+        try await hostSession.start()
 
-        let fromHost = try await hostSamples.waitForCount(5).prefix(5)
-        let fromAccessory = try await accessorySamples.waitForCount(5).prefix(5)
+        // A side's first rounds may come before the other side's session started (RX timeouts);
+        // from the first measured round on, every round measures.
+        func measured(_ collector: StreamCollector<UCIPeerRangeSample>) async throws -> ArraySlice<UCIPeerRangeSample> {
+            let samples = try await collector.waitForCount(12)
+            return samples.drop { $0.sample.status != 0 }.prefix(5)
+        }
+        let fromHost = try await measured(hostSamples)
+        let fromAccessory = try await measured(accessorySamples)
+        #expect(fromHost.count == 5 && fromAccessory.count == 5)
         for sample in fromHost {
             #expect(sample.session == 42 && sample.peer == .short(0x0002))
             #expect(sample.sample.status == 0 && sample.sample.distance == 2.0, "\(sample)")

@@ -101,9 +101,8 @@ extension AccessorySession {
         case .uwb(let event, let generation):
             guard generation == uwbGeneration else { return }
             try handle(event)
-        case .tick:
+        case .tick(let now):
             guard state == .ranging else { return }
-            let now = MonotonicTime.seconds()
             let zones = configuration.zones
             pipeline.tick(now: scaled(now)) { event in emitRanging(event, zones: zones) }
             let silence = ContinuousClock.now - lastValidRange

@@ -127,7 +127,7 @@ public actor AccessorySession {
             Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: tick)
-                    mailbox.post(.tick)
+                    mailbox.post(.tick(at: MonotonicTime.seconds()))
                 }
             },
         ]
@@ -244,8 +244,10 @@ enum SessionInput: Sendable {
     case sample(UCIPeerRangeSample, generation: Int)
     /// An event of the local UWB session `generation`.
     case uwb(UWBSessionEvent, generation: Int)
-    /// The periodic check (pipeline silence, ranging timeout).
-    case tick
+    /// The periodic check (pipeline silence, ranging timeout), posted at `at` (``MonotonicTime``).
+    /// Silence is measured to the post time, not to when the mailbox gets to it: samples
+    /// queued before the tick were received before it and must not count as silence.
+    case tick(at: Double)
     /// A wait's deadline passed (`token` names the wait).
     case deadline(Int)
     /// ``AccessorySession/stop()`` was called.
