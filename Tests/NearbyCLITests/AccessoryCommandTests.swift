@@ -193,11 +193,13 @@ struct AccessoryCommandTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = directory + "/state/accessories.json"
         let runs = try await withThrowingTaskGroup(of: Int32.self) { group in
-            for index in 0..<8 {
-                group.addTask {
-                    try await Self.nearby(["accessories", "migrate", "--address", String(format: "F0:00:00:00:00:%02X", index),
-                                           "--name", "T\(index)", "--store", store]).status
-                }
+            // Started directly, not through ChildProcess.run (which runs a few at a time): all 8 at once.
+            let children = try (0..<8).map { index in
+                try ChildProcess(PackagePaths.nearby, ["accessories", "migrate", "--address", String(format: "F0:00:00:00:00:%02X", index),
+                                                       "--name", "T\(index)", "--store", store])
+            }
+            for child in children {
+                group.addTask { try await child.waitForExit(timeout: .seconds(90)) }
             }
             return try await group.reduce(into: [Int32]()) { $0.append($1) }
         }

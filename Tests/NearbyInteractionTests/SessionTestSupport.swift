@@ -117,12 +117,12 @@ let sessionTestLogger: Logger = {
     return logger
 }()
 
-/// Fast timeouts and backoff for tests (real time; the world runs faster than real time).
-/// Short timeouts and backoff for tests. The ranging timeout (3 s) is long enough that a test not
-/// about it sees no retry on a loaded machine; tests about it pass a shorter one.
+/// Short backoff for tests (real time; the world runs faster than real time). The timeouts (3 s)
+/// are long enough that a test not about them sees no retry on a loaded 2-core machine; tests
+/// about a timeout pass a shorter one.
 func fastSessionConfiguration(
-    maxAttempts: Int = 4, rangingTimeout: Duration = .seconds(3), configurationTimeout: Duration = .milliseconds(800),
-    startTimeout: Duration = .milliseconds(800), rangingIntervalMS: UInt16? = 100
+    maxAttempts: Int = 4, rangingTimeout: Duration = .seconds(3), configurationTimeout: Duration = .seconds(3),
+    startTimeout: Duration = .seconds(3), rangingIntervalMS: UInt16? = 100
 ) -> AccessorySessionConfiguration {
     AccessorySessionConfiguration(
         planning: SessionPlanningOptions(rangingIntervalMS: rangingIntervalMS),

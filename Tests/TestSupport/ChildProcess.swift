@@ -118,11 +118,49 @@ public final class ChildProcess: @unchecked Sendable {
     deinit { terminate() }
 
     /// Runs a command to completion and returns (status, stdout, stderr).
+    ///
+    /// At most ``RunSlots/limit`` of these run at once across the whole test process (the
+    /// `timeout` starts when the command does): the CLI suites would otherwise start dozens of
+    /// `nearby` processes in the same second, and on 2 cores that starves every timing-sensitive
+    /// test running beside them.
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
                            timeout: Duration = .seconds(60)) async throws -> (status: Int32, stdout: String, stderr: String) {
+        await RunSlots.shared.acquire()
+        defer { Task { await RunSlots.shared.release() } }
         let child = try ChildProcess(executable, arguments, environment: environment)
         let status = try await child.waitForExit(timeout: timeout)
         return (status, child.stdout, child.stderr)
+    }
+}
+
+/// A counting semaphore for ``ChildProcess/run(_:_:environment:timeout:)``: first come, first served.
+public actor RunSlots {
+    /// Commands that may run at once: twice the processor count, at least 4.
+    public static let limit = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+    /// The one instance the test process shares.
+    public static let shared = RunSlots(limit)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = count }
+
+    /// Waits for a free slot and takes it.
+    public func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Gives a slot back (to the longest waiter, if any).
+    public func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The Bumble NI accessory peer: `Tests/Peers/ble_peer.py` with the
 /// `blepeer.ni_accessory:NIAccessoryBehaviour` behaviour, an advertising accessory
