@@ -76,8 +76,14 @@ public final class ChildProcess: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        // Let the readability handlers drain the pipes.
-        drain()
+        // Read what is left in the pipes, off the cooperative pool: `readToEnd` waits for end of
+        // file, which a grandchild still holding the pipe can delay.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Self.reaper.async {
+                self.drain()
+                done.resume()
+            }
+        }
         return process.terminationStatus
     }
 
