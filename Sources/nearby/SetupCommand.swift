@@ -26,7 +26,7 @@ struct SetupCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The display name to store (default: the advertised name).")
+    @Option(name: .long, help: "The display name to store (default: the advertised name, or the name an accessory set up before has).")
     var name: String?
     @OptionGroup var descriptorOptions: DescriptorOptions
     @Option(name: .customLong("name-contains"), help: "Text the advertised name contains.")
@@ -66,8 +66,10 @@ struct SetupCommand: AsyncParsableCommand {
         let host = try await hciOptions.openHost()
         let logger = hciOptions.logger("nearby.accessories")
         let store = storeOptions.open()
-        let setup = AccessorySetup(host: host, items: items, store: store,
+        var setup = AccessorySetup(host: host, items: items, store: store,
                                    connectTimeout: .milliseconds(Int(connectTimeout * 1000)), logger: logger)
+        // Setting a stored accessory up again keeps the name it was given unless --name says another.
+        setup.whenStored = name == nil ? .refresh : .update
         let chooser: any PickerFrontEnd
         let limit: Double?
         if let pick {

@@ -68,6 +68,15 @@ struct AccessoryStoreTests {
         let third = try await store.add(Self.record(0xF5, name: "ignored"), ifPresent: .keep)
         #expect(third == .alreadyStored(updated))
         #expect(try await store.list().count == 1)
+        // Refresh (setting up again) takes what the accessory reports and keeps the user's name.
+        let renamed = try await store.rename(stored.id, to: "Front door")
+        var reported = Self.record(0xF5, name: "Tag", advertised: "nb-peer v2")
+        reported.lastSeenAt = Date(timeIntervalSince1970: 1_760_000_000)
+        let fourth = try await store.add(reported, ifPresent: .refresh)
+        guard case .updated(let refreshed, let before) = fourth else { Issue.record("\(fourth)"); return }
+        #expect(before == renamed)
+        #expect(refreshed.id == stored.id && refreshed.addedAt == stored.addedAt && refreshed.displayName == "Front door")
+        #expect(refreshed.advertisedName == "nb-peer v2" && refreshed.lastSeenAt == Date(timeIntervalSince1970: 1_760_000_000))
     }
 
     @Test("rename, touch, forget and resolve by id, id prefix, address, display and advertised name")

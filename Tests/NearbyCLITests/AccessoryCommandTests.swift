@@ -115,6 +115,14 @@ struct AccessoryCommandTests {
         // NEARBY_STORE works like --store.
         let renamed = try await Self.nearby(["accessories", "rename", "kitchen", "Hall tag"], environment: ["NEARBY_STORE": store])
         #expect(renamed.status == 0 && renamed.stdout == "renamed \(id)  Hall tag  \"nb-peer\"  F0:F1:F2:F3:F4:F5 (random)\n")
+        // Setting it up again keeps its id and the user's name; --name replaces the name.
+        let again = try await Self.nearby(["setup", "--hci", peer.hciSpec, "--pick", "first", "--timeout", "30", "--store", store, "--json"])
+        let kept = try #require(try Self.jsonObjects(again.stdout).first, "\(again.stderr)")
+        #expect(kept["id"] as? String == id && kept["display_name"] as? String == "Hall tag", "\(kept)")
+        let named = try await Self.nearby(["setup", "--hci", peer.hciSpec, "--pick", "first", "--timeout", "30", "--name", "Porch tag",
+                                           "--store", store, "--json"])
+        let replaced = try #require(try Self.jsonObjects(named.stdout).first, "\(named.stderr)")
+        #expect(replaced["id"] as? String == id && replaced["display_name"] as? String == "Porch tag", "\(replaced)")
         let forgot = try await Self.nearby(["accessories", "forget", "F0:F1:F2:F3:F4:F5", "--store", store])
         #expect(forgot.status == 0 && forgot.stdout.hasPrefix("forgot \(id)"))
         let missing = try await Self.nearby(["accessories", "forget", id, "--store", store])

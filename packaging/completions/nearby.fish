@@ -215,7 +215,7 @@ complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options 
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby scan" log-level' -l 'log-level' -d 'Log level on standard error: trace, debug, info, notice, warning, error, critical (default: warning, or the config file\'s output.log_level).' -rfka 'trace debug info notice warning error critical'
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby scan" version' -l 'version' -d 'Show the version.'
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby scan" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby setup" name' -l 'name' -d 'The display name to store (default: the advertised name).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby setup" name' -l 'name' -d 'The display name to store (default: the advertised name, or the name an accessory set up before has).' -rfka ''
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby setup" service' -l 'service' -d 'Service UUID the accessory advertises (180D, 0000180D or 8-4-4-4-12 hex).' -rfka ''
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby setup" company' -l 'company' -d 'Company identifier of its manufacturer data: 0x004C (hex) or 76 (decimal).' -rfka ''
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby setup" manufacturer-data' -l 'manufacturer-data' -d 'Manufacturer data prefix HEX[/MASK] (needs --company), e.g. 0a0b/ffff.' -rfka ''

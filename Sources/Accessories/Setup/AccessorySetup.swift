@@ -21,6 +21,10 @@ public struct AccessorySetup: Sendable {
     public var dataChannels: [DataChannelService]
     /// How long the accessory may take to accept the connection.
     public var connectTimeout: Duration
+    /// What setting up an accessory that is stored already does (default
+    /// ``AccessoryStore/ExistingPolicy/refresh``: a name the user gave with `rename` survives;
+    /// ``AccessoryStore/ExistingPolicy/update`` stores the display item's name again).
+    public var whenStored: AccessoryStore.ExistingPolicy = .refresh
     /// How long a device stays in the list without a new advertisement.
     public var staleAfter: Duration
     private let logger: Logger
@@ -185,7 +189,7 @@ public struct AccessorySetup: Sendable {
             dataChannel: DataChannelReference(offered), bonding: .none, origin: .setup,
             imagePath: candidate.displayItem.imagePath, lastSeenAt: Date())
         do {
-            let outcome = try await store.add(record, ifPresent: .update)
+            let outcome = try await store.add(record, ifPresent: whenStored)
             logger.info("stored \(outcome.record)")
             return Result(candidate: candidate, dataChannel: offered, outcome: outcome)
         } catch {

@@ -51,8 +51,12 @@ public actor AccessoryStore {
 
     /// What ``add(_:ifPresent:)`` does when the address is stored already.
     public enum ExistingPolicy: Sendable, Hashable {
-        /// Replace the record's fields, keeping its id and `addedAt` (setting up again).
+        /// Replace the record's fields, keeping its id and `addedAt`.
         case update
+        /// Take what the accessory reports (advertised name, address type, descriptor, data
+        /// channel, image, bonding, last seen) and keep what the user chose: id, `addedAt` and
+        /// the display name (a `rename` survives setting the accessory up again).
+        case refresh
         /// Leave it alone (migrating what is already there).
         case keep
     }
@@ -142,10 +146,11 @@ public actor AccessoryStore {
                     switch ifPresent {
                     case .keep:
                         outcome = .alreadyStored(previous)
-                    case .update:
+                    case .update, .refresh:
                         var updated = record
                         updated.id = previous.id
                         updated.addedAt = previous.addedAt
+                        if ifPresent == .refresh { updated.displayName = previous.displayName }
                         records[index] = updated
                         outcome = .updated(updated, previous: previous)
                     }
