@@ -120,7 +120,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyInteractionTests",
-            dependencies: ["NearbyTestSupport", "NearbyInteraction", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy", "NearbySupport"],
+            dependencies: ["NearbyTestSupport", "NearbyInteraction", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy", "NearbySupport", "Accessories"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SimulationTests",

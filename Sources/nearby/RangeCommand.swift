@@ -166,13 +166,18 @@ struct RangeCommand: AsyncParsableCommand {
             }
         }
 
+        // While a data channel is down, a reconnection is tried only if the accessory advertises.
+        let monitor = AdvertisingMonitor(host: host, logger: logger)
         var channels: [any DataChannel] = []
         for target in targets {
             do {
                 let channel = try await GATTDataChannel.connect(
                     host: host, address: target.address, type: target.addressType, services: target.services)
                 channels.append(channel)
-                try await manager.add(target.identity, channel: channel)
+                var perAccessory = configuration
+                let address = target.address
+                perAccessory.advertisingSeenRecently = { await monitor.seenRecently(address) }
+                try await manager.add(target.identity, channel: channel, configuration: perAccessory)
             } catch {
                 screen.note("error: \(target.identity): cannot connect: \(error)")
             }

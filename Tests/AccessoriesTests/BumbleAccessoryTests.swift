@@ -202,4 +202,39 @@ struct BumbleAccessoryTests {
         }
         await host.close()
     }
+
+    @Test("advertising monitor: an advertiser is heard, a silent address is not after listening, sightings are remembered")
+    func advertisingMonitor() async throws {
+        let peer = try await BumblePeerProcess()
+        defer { peer.stop() }
+        let host = try await Self.host(peer)
+        let monitor = AdvertisingMonitor(host: host, window: .seconds(5), listen: .milliseconds(800), logger: Self.logger)
+        let accessory = try #require(BluetoothAddress("F0:F1:F2:F3:F4:F5"))
+        let nobody = try #require(BluetoothAddress("C0:00:00:00:00:01"))
+        #expect(await monitor.lastHeard(accessory) == nil)
+        #expect(await monitor.seenRecently(accessory))
+        let heard = try #require(await monitor.lastHeard(accessory))
+        #expect(heard.duration(to: .now) < .seconds(2))
+        // The scan ends with the check (the host stops it once its last stream ends).
+        func scanEnds() async throws -> Bool {
+            for _ in 0..<200 where await host.scanning { try await Task.sleep(for: .milliseconds(10)) }
+            return await !host.scanning
+        }
+        #expect(try await scanEnds(), "the scan ends with the check")
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(await monitor.seenRecently(nobody) == false)
+        #expect(start.duration(to: clock.now) >= .milliseconds(790), "listened for the whole 0.8 s")
+        #expect(await monitor.lastHeard(accessory)! > heard, "the accessory was heard again meanwhile")
+        #expect(try await scanEnds())
+
+        // A sighting reported by another scanner counts without scanning.
+        await monitor.heard(nobody)
+        #expect(await monitor.seenRecently(nobody))
+        #expect(await host.scanning == false)
+        // When the scan cannot start (the host is closed), the check says "maybe": try anyway.
+        await host.close()
+        #expect(await monitor.seenRecently(try #require(BluetoothAddress("C0:00:00:00:00:02"))))
+    }
 }

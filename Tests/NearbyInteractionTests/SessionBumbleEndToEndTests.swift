@@ -1,3 +1,4 @@
+import Accessories
 import Foundation
 import LowEnergy
 import NearbyInteraction
@@ -63,6 +64,59 @@ import UWBDevice
         try await peer.waitForOutput("NI-STOP")
         try await recorder.waitForEnd()
         #expect(recorder.states(of: id).last == .stopped)
+        await channel.close()
+        await host.close()
+        await client.close()
+        await server.stop()
+        await world.shutdown()
+    }
+
+    /// The accessory goes out of range (link lost, no advertising) for 3 s: while it is not heard
+    /// advertising no reconnection is tried (retries say `notNearby`); once it advertises again
+    /// the session reconnects, starts over and ranges.
+    @Test func anAccessoryOutOfRangeIsNotReconnectedUntilItAdvertisesAgain() async throws {
+        let world = try VirtualUWBSWorld(scenario: .stand, noise: .ideal, seed: 2, clock: .realTime(speed: 2), logger: sessionTestLogger)
+        let server = try VirtualUWBSServer(world: world, port: 0, logger: sessionTestLogger)
+        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(server.port)")
+        defer { peer.terminate() }
+
+        let host = try await BLEHost.open(.tcp(host: "127.0.0.1", port: UInt16(hciPort)), logger: sessionTestLogger)
+        let address = try #require(BluetoothAddress(NIAccessoryPeer.address))
+        let channel = try await GATTDataChannel.connect(host: host, address: address, type: .random)
+        let client = UCIClient(
+            transport: try UWBDeviceSpec(parsing: "tcp:127.0.0.1:\(server.port)").makeTransport(logger: sessionTestLogger),
+            logger: sessionTestLogger)
+        try await client.open()
+        let monitor = AdvertisingMonitor(host: host, window: .seconds(5), listen: .milliseconds(700), logger: sessionTestLogger)
+        var configuration = fastSessionConfiguration(maxAttempts: 12)
+        configuration.advertisingSeenRecently = { await monitor.seenRecently(address) }
+        let manager = NearbySessionManager(client: client, configuration: configuration, logger: sessionTestLogger)
+        let recorder = EventRecorder(manager.events)
+        let id = NIAccessoryPeer.address
+        try await manager.add(AccessoryIdentity(id: id, displayName: "bumble"), channel: channel)
+        try await recorder.waitForUpdates(3, of: id)
+
+        let connection = try #require(await channel.connection)
+        let service = try #require(try await connection.gatt.discoverPrimaryServices(uuid: Self.testService).first)
+        let control = try #require(try await connection.gatt.discoverCharacteristics(of: service).first { $0.uuid == Self.testControl })
+        try await connection.gatt.write([0x09, 3], to: control)  // vanish, back after 3 s
+        try await peer.waitForOutput("VANISHED back_after=3")
+        try await recorder.waitFor("a second configuration", timeout: .seconds(60)) { _ in recorder.configurations(of: id).count == 2 }
+        let before = recorder.updates(of: id).count
+        try await recorder.waitForUpdates(before + 3, of: id)
+        #expect(peer.stdout.contains("ADVERTISING-AGAIN"))
+
+        let retries = recorder.retries(of: id)
+        #expect(retries.first?.reason == .linkLost(.connectionTimeout), "\(retries)")
+        let skipped = retries.filter { $0.reason == .notNearby }
+        #expect(skipped.count >= 2, "about 3 s out of range at 0.7 s per check: \(retries)")
+        #expect(skipped.allSatisfy { $0.action == .reconnect })
+        // Nothing was tried while it was away: one connection before, one after.
+        #expect(peer.stdout.split(separator: "\n").filter { $0.hasPrefix("CONNECTED ") }.count == 2, "\(peer.stdout)")
+        #expect(await monitor.lastHeard(address) != nil)
+
+        await manager.stop()
+        try await recorder.waitForEnd()
         await channel.close()
         await host.close()
         await client.close()

@@ -133,6 +133,9 @@ class Accessory:
     # ------------------------------------------------------------------------------------------
     async def start(self) -> None:
         await self.device.power_on()
+        await self._advertise()
+
+    async def _advertise(self) -> None:
         await self.device.start_advertising(
             auto_restart=True,
             advertising_data=self.advertising_data,
@@ -179,6 +182,9 @@ class Accessory:
         elif command == services.CONTROL_LINK_LOSS:
             # After the write response has gone out.
             loop.call_later(0.1, self._lose_link)
+        elif command == services.CONTROL_VANISH:
+            back_after = payload[0] if payload else 0
+            loop.call_later(0.1, lambda: loop.create_task(self._vanish(connection, back_after)))
         elif command == services.CONTROL_DISCONNECT:
             loop.call_later(0.1, lambda: loop.create_task(
                 connection.disconnect(hci.HCI_ErrorCode.REMOTE_USER_TERMINATED_CONNECTION_ERROR)))
@@ -186,6 +192,20 @@ class Accessory:
             loop.create_task(self._request_parameter_update(connection))
         else:
             self.report(f'UNKNOWN-CONTROL command=0x{command:02x}')
+
+    async def _vanish(self, connection, back_after: int) -> None:
+        """Out of range: the link is lost and the accessory is not heard advertising until
+        `back_after` seconds have passed (0: never)."""
+        # Bumble restarts advertising when the link ends (auto_restart): only our report stays.
+        connection.remove_all_listeners('disconnection')
+        connection.on('disconnection', lambda reason, c=connection: self._on_disconnection(c, reason))
+        await self.device.stop_advertising()
+        self._lose_link()
+        self.report(f'VANISHED back_after={back_after}')
+        if back_after:
+            await asyncio.sleep(back_after)
+            await self._advertise()
+            self.report('ADVERTISING-AGAIN')
 
     def _lose_link(self) -> None:
         dropped = self.link_loss(hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR, self.address)

@@ -39,6 +39,7 @@ TEST_READABLE_DESCRIPTION = 'nearby test readable'
 CONTROL_INDICATE = 0x01  # + payload: indicate payload on TEST_INDICATE
 CONTROL_NOTIFY = 0x02  # + payload: notify payload on TEST_INDICATE
 CONTROL_LINK_LOSS = 0x08  # both sides lose the link with reason 0x08 (after the response)
+CONTROL_VANISH = 0x09  # + [seconds]: link loss and no advertising (out of range), back after seconds (0: never)
 CONTROL_DISCONNECT = 0x13  # the accessory disconnects (HCI Disconnect, reason 0x13)
 CONTROL_L2CAP_PARAMETER_UPDATE = 0x0E  # L2CAP Connection Parameter Update Request
 
