@@ -14,22 +14,55 @@ import UWBDevice
 /// and drives its own UWBS; our UCI client drives another; both UWBSs are devices of one
 /// virtual UWBS server over TCP, ranging in the same simulated scene.
 @Suite(.serialized) struct SessionBumbleEndToEndTests {
-    private static let testService = BluetoothUUID("6E62746B-0001-4A50-9D3F-6E6561726279")!
-    private static let testControl = BluetoothUUID("6E62746B-0002-4A50-9D3F-6E6561726279")!
+    /// A virtual UWBS server, the Bumble NI accessory ranging through it, our BLE host connected
+    /// to the accessory's data channel, and our UCI client on the server.
+    struct Rig {
+        private static let testService = BluetoothUUID("6E62746B-0001-4A50-9D3F-6E6561726279")!
+        private static let testControl = BluetoothUUID("6E62746B-0002-4A50-9D3F-6E6561726279")!
+
+        let world: VirtualUWBSWorld
+        let server: VirtualUWBSServer
+        let peer: ChildProcess
+        let host: BLEHost
+        let address: BluetoothAddress
+        let channel: GATTDataChannel
+        let client: UCIClient
+
+        static func start(seed: UInt64) async throws -> Rig {
+            let world = try VirtualUWBSWorld(scenario: .stand, noise: .ideal, seed: seed, clock: .realTime(speed: 2), logger: sessionTestLogger)
+            let server = try VirtualUWBSServer(world: world, port: 0, logger: sessionTestLogger)
+            let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(server.port)")
+            let host = try await BLEHost.open(.tcp(host: "127.0.0.1", port: UInt16(hciPort)), logger: sessionTestLogger)
+            let address = try #require(BluetoothAddress(NIAccessoryPeer.address))
+            let channel = try await GATTDataChannel.connect(host: host, address: address, type: .random)
+            let client = UCIClient(
+                transport: try UWBDeviceSpec(parsing: "tcp:127.0.0.1:\(server.port)").makeTransport(logger: sessionTestLogger),
+                logger: sessionTestLogger)
+            try await client.open()
+            return Rig(world: world, server: server, peer: peer, host: host, address: address, channel: channel, client: client)
+        }
+
+        /// Writes `command` to the peer's test-control characteristic (0x08 link loss, 0x09 vanish).
+        func control(_ command: [UInt8]) async throws {
+            let connection = try #require(await channel.connection)
+            let service = try #require(try await connection.gatt.discoverPrimaryServices(uuid: Self.testService).first)
+            let control = try #require(try await connection.gatt.discoverCharacteristics(of: service).first { $0.uuid == Self.testControl })
+            try await connection.gatt.write(command, to: control)
+        }
+
+        func shutdown() async {
+            await channel.close()
+            await host.close()
+            await client.close()
+            await server.stop()
+            await world.shutdown()
+        }
+    }
 
     @Test func rangesWithTheBumbleAccessoryAndRecoversALinkLoss() async throws {
-        let world = try VirtualUWBSWorld(scenario: .stand, noise: .ideal, seed: 1, clock: .realTime(speed: 2), logger: sessionTestLogger)
-        let server = try VirtualUWBSServer(world: world, port: 0, logger: sessionTestLogger)
-        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(server.port)")
-        defer { peer.terminate() }
-
-        let host = try await BLEHost.open(.tcp(host: "127.0.0.1", port: UInt16(hciPort)), logger: sessionTestLogger)
-        let address = try #require(BluetoothAddress(NIAccessoryPeer.address))
-        let channel = try await GATTDataChannel.connect(host: host, address: address, type: .random)
-        let client = UCIClient(
-            transport: try UWBDeviceSpec(parsing: "tcp:127.0.0.1:\(server.port)").makeTransport(logger: sessionTestLogger),
-            logger: sessionTestLogger)
-        try await client.open()
+        let rig = try await Rig.start(seed: 1)
+        defer { rig.peer.terminate() }
+        let (peer, channel, client) = (rig.peer, rig.channel, rig.client)
         let manager = NearbySessionManager(
             client: client, configuration: fastSessionConfiguration(rangingTimeout: .seconds(3)), logger: sessionTestLogger)
         let recorder = EventRecorder(manager.events)
@@ -48,10 +81,7 @@ import UWBDevice
         #expect(peer.stdout.contains("RECEIVED channel=nus length=31 data=0b"), "configureAndStart: ID + 30-byte v1.1 shareable data")
 
         // Link loss (the test-control service drops the link on both sides): reconnect, start over.
-        let connection = try #require(await channel.connection)
-        let service = try #require(try await connection.gatt.discoverPrimaryServices(uuid: Self.testService).first)
-        let control = try #require(try await connection.gatt.discoverCharacteristics(of: service).first { $0.uuid == Self.testControl })
-        try await connection.gatt.write([0x08], to: control)
+        try await rig.control([0x08])
         try await recorder.waitFor("a second configuration", timeout: .seconds(60)) { _ in recorder.configurations(of: id).count == 2 }
         let before = recorder.updates(of: id).count
         try await recorder.waitForUpdates(before + 3, of: id)
@@ -64,29 +94,16 @@ import UWBDevice
         try await peer.waitForOutput("NI-STOP")
         try await recorder.waitForEnd()
         #expect(recorder.states(of: id).last == .stopped)
-        await channel.close()
-        await host.close()
-        await client.close()
-        await server.stop()
-        await world.shutdown()
+        await rig.shutdown()
     }
 
     /// The accessory goes out of range (link lost, no advertising) for 3 s: while it is not heard
     /// advertising no reconnection is tried (retries say `notNearby`); once it advertises again
     /// the session reconnects, starts over and ranges.
     @Test func anAccessoryOutOfRangeIsNotReconnectedUntilItAdvertisesAgain() async throws {
-        let world = try VirtualUWBSWorld(scenario: .stand, noise: .ideal, seed: 2, clock: .realTime(speed: 2), logger: sessionTestLogger)
-        let server = try VirtualUWBSServer(world: world, port: 0, logger: sessionTestLogger)
-        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(server.port)")
-        defer { peer.terminate() }
-
-        let host = try await BLEHost.open(.tcp(host: "127.0.0.1", port: UInt16(hciPort)), logger: sessionTestLogger)
-        let address = try #require(BluetoothAddress(NIAccessoryPeer.address))
-        let channel = try await GATTDataChannel.connect(host: host, address: address, type: .random)
-        let client = UCIClient(
-            transport: try UWBDeviceSpec(parsing: "tcp:127.0.0.1:\(server.port)").makeTransport(logger: sessionTestLogger),
-            logger: sessionTestLogger)
-        try await client.open()
+        let rig = try await Rig.start(seed: 2)
+        defer { rig.peer.terminate() }
+        let (peer, host, channel, client, address) = (rig.peer, rig.host, rig.channel, rig.client, rig.address)
         let monitor = AdvertisingMonitor(host: host, window: .seconds(5), listen: .milliseconds(700), logger: sessionTestLogger)
         var configuration = fastSessionConfiguration(maxAttempts: 12)
         configuration.advertisingSeenRecently = { await monitor.seenRecently(address) }
@@ -96,10 +113,7 @@ import UWBDevice
         try await manager.add(AccessoryIdentity(id: id, displayName: "bumble"), channel: channel)
         try await recorder.waitForUpdates(3, of: id)
 
-        let connection = try #require(await channel.connection)
-        let service = try #require(try await connection.gatt.discoverPrimaryServices(uuid: Self.testService).first)
-        let control = try #require(try await connection.gatt.discoverCharacteristics(of: service).first { $0.uuid == Self.testControl })
-        try await connection.gatt.write([0x09, 3], to: control)  // vanish, back after 3 s
+        try await rig.control([0x09, 3])  // vanish, back after 3 s
         try await peer.waitForOutput("VANISHED back_after=3")
         try await recorder.waitFor("a second configuration", timeout: .seconds(60)) { _ in recorder.configurations(of: id).count == 2 }
         let before = recorder.updates(of: id).count
@@ -117,10 +131,6 @@ import UWBDevice
 
         await manager.stop()
         try await recorder.waitForEnd()
-        await channel.close()
-        await host.close()
-        await client.close()
-        await server.stop()
-        await world.shutdown()
+        await rig.shutdown()
     }
 }
