@@ -17,8 +17,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "nearby", targets: ["nearby"]),
+        .library(name: "NearbyBase", targets: ["NearbyBase"]),
         .library(name: "Ranging", targets: ["Ranging"]),
         .library(name: "UCI", targets: ["UCI"]),
+        .library(name: "NIProtocol", targets: ["NIProtocol"]),
         .library(name: "UWBDevice", targets: ["UWBDevice"]),
         .library(name: "LowEnergy", targets: ["LowEnergy"]),
         .library(name: "Accessories", targets: ["Accessories"]),
@@ -33,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
         // C system libraries: module map + shim.h only.
@@ -43,43 +46,47 @@ let package = Package(
             name: "CBluetooth", pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]),
 
-        // Pure modules: no I/O, no Foundation, no C modules.
-        .target(name: "Ranging", swiftSettings: swiftSettings),
-        .target(name: "UCI", dependencies: ["Ranging"], swiftSettings: swiftSettings),
+        // Pure modules: no I/O, no Foundation, no C modules, no actors (PurityTests).
+        .target(name: "NearbyBase", swiftSettings: swiftSettings),
+        .target(
+            name: "Ranging", dependencies: ["NearbyBase", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings),
+        .target(name: "UCI", dependencies: ["Ranging", "NearbyBase"], swiftSettings: swiftSettings),
+        .target(name: "NIProtocol", dependencies: ["UCI", "NearbyBase"], swiftSettings: swiftSettings),
 
-        // Shared helpers for the I/O modules.
-        .target(name: "NearbySupport", swiftSettings: swiftSettings),
+        // Shared helpers for the I/O modules (files, locks, broadcasting, timeouts).
+        .target(name: "NearbySupport", dependencies: ["NearbyBase"], swiftSettings: swiftSettings),
 
         // I/O modules.
         .target(
             name: "UWBDevice",
-            dependencies: ["UCI", "Ranging", "CLibUSB", "NearbySupport", logging],
+            dependencies: ["UCI", "Ranging", "CLibUSB", "NearbyBase", "NearbySupport", logging],
             swiftSettings: swiftSettings),
         .target(
             name: "LowEnergy",
-            dependencies: ["CBluetooth", "NearbySupport", logging],
+            dependencies: ["CBluetooth", "NearbyBase", "NearbySupport", logging],
             swiftSettings: swiftSettings),
         .target(
             name: "Accessories",
-            dependencies: ["LowEnergy", "NearbySupport", logging],
+            dependencies: ["LowEnergy", "NearbyBase", "NearbySupport", logging],
             swiftSettings: swiftSettings),
         .target(
             name: "NearbyInteraction",
             dependencies: [
-                "Ranging", "UCI", "UWBDevice", "LowEnergy", "Accessories", "NearbySupport", logging,
+                "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "NearbyBase", "NearbySupport", logging,
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "Simulation",
-            dependencies: ["Ranging", "UCI", "UWBDevice", "LowEnergy", "NearbyInteraction", "NearbySupport", logging],
+            dependencies: ["Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "NearbyBase", "NearbySupport", logging],
             swiftSettings: swiftSettings),
 
         // Zone-trigger hooks: run commands on ranging events (argv only, data in the environment).
         .target(
             name: "Hooks",
             dependencies: [
-                "Ranging", "NearbySupport", logging,
+                "Ranging", "NearbyBase", "NearbySupport", logging,
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: swiftSettings),
@@ -96,8 +103,8 @@ let package = Package(
         .executableTarget(
             name: "nearby",
             dependencies: [
-                "Ranging", "UCI", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
-                "Simulation", "Hooks", "NearbyConfig", "NearbySupport", logging,
+                "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
+                "Simulation", "Hooks", "NearbyConfig", "NearbyBase", "NearbySupport", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
@@ -107,8 +114,10 @@ let package = Package(
         .target(name: "NearbyTestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
 
         // Tests (Swift Testing).
+        .testTarget(name: "NearbyBaseTests", dependencies: ["NearbyTestSupport", "NearbyBase"], swiftSettings: swiftSettings),
         .testTarget(name: "RangingTests", dependencies: ["NearbyTestSupport", "Ranging"], swiftSettings: swiftSettings),
         .testTarget(name: "UCITests", dependencies: ["NearbyTestSupport", "UCI", "Ranging"], swiftSettings: swiftSettings),
+        .testTarget(name: "NIProtocolTests", dependencies: ["NearbyTestSupport", "NIProtocol", "UCI"], swiftSettings: swiftSettings),
         .testTarget(name: "NearbySupportTests", dependencies: ["NearbySupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "UWBDeviceTests", dependencies: ["NearbyTestSupport", "UWBDevice", "UCI", "Ranging", "Simulation", "NearbySupport", logging],
@@ -120,11 +129,11 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyInteractionTests",
-            dependencies: ["NearbyTestSupport", "NearbyInteraction", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy", "NearbySupport", "Accessories"],
+            dependencies: ["NearbyTestSupport", "NearbyInteraction", "NIProtocol", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy", "NearbySupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SimulationTests",
-            dependencies: ["NearbyTestSupport", "Simulation", "UCI", "UWBDevice", "Ranging", "NearbyInteraction", "LowEnergy", logging],
+            dependencies: ["NearbyTestSupport", "Simulation", "UCI", "NIProtocol", "UWBDevice", "Ranging", "LowEnergy", logging],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HooksTests", dependencies: ["NearbyTestSupport", "Hooks", "Ranging", "NearbySupport", logging],

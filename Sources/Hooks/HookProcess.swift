@@ -9,6 +9,7 @@ import System
 #else
 import SystemPackage
 #endif
+import NearbyBase
 
 /// Runs one hook command to completion: argv through swift-subprocess (no shell), the event in
 /// the environment, stdin from /dev/null, stdout and stderr captured (tails kept), in its own
@@ -65,7 +66,7 @@ enum HookProcess {
                 case .signaled(let signal): .signaled(signal)
                 }
             return Result(
-                status: status, timedOut: supervision.timedOut, duration: seconds(clock.now - start),
+                status: status, timedOut: supervision.timedOut, duration: (clock.now - start).inSeconds,
                 standardOutput: supervision.standardOutput.text, standardError: supervision.standardError.text)
         } catch {
             return Result(
@@ -154,10 +155,5 @@ enum HookProcess {
             return "cannot run \(argv[0]): \(error)"
         }
         return "cannot run \(argv[0]): \(error)"
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (whole, fraction) = duration.components
-        return Double(whole) + Double(fraction) / 1e18
     }
 }

@@ -1,6 +1,7 @@
 public import Logging
 import NearbySupport
 import Synchronization
+import NearbyBase
 
 /// Runs hooks on events without ever stalling the caller (the ranging pipeline).
 ///
@@ -241,7 +242,7 @@ public actor HookRunner {
     private func cooldownRemaining(_ index: Int) -> Double? {
         let hook = hooks[index]
         guard hook.cooldown > 0, let last = states[index].lastStart else { return nil }
-        let elapsed = HookProcess.seconds(clock.now - last)
+        let elapsed = (clock.now - last).inSeconds
         return elapsed < hook.cooldown ? hook.cooldown - elapsed : nil
     }
 

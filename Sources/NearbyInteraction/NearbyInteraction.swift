@@ -1,1 +1,1 @@
-// NearbyInteraction: the NI accessory protocol codec, session orchestration and retry policy.
+// NearbyInteraction: Nearby Interaction sessions (the phone role), their orchestration over a data channel and a UCI client, and the retry policy. The protocol codec and planning are in NIProtocol.

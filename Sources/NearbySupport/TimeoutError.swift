@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// An operation did not finish within its deadline.
 public struct TimeoutError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was being waited for, in words a user understands ("UCI CORE_GET_DEVICE_INFO response").
@@ -12,14 +14,7 @@ public struct TimeoutError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(operation) timed out after \(Self.format(timeout))"
-    }
-
-    static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let ms = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        if ms % 1000 == 0 { return "\(ms / 1000) s" }
-        return "\(ms) ms"
+        "\(operation) timed out after \(timeout.compactText)"
     }
 }
 

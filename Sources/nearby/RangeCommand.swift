@@ -10,6 +10,7 @@ import Ranging
 import Simulation
 import Synchronization
 import UWBDevice
+import NIProtocol
 
 /// `nearby range`: Nearby Interaction with real accessories: BLE data channel, the NI exchange,
 /// the dev kit, live distance per accessory.

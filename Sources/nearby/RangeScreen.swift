@@ -3,6 +3,7 @@ import Hooks
 import NearbyInteraction
 import Ranging
 import UWBDevice
+import NIProtocol
 
 /// What `nearby range` and `nearby demo` show: the renderer both share.
 ///

@@ -2,6 +2,7 @@ import Accessories
 import ArgumentParser
 import LowEnergy
 import NearbyInteraction
+import NIProtocol
 
 /// An accessory `nearby range` connects to: who it is and where.
 struct RangeTarget: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import Foundation
 import NearbyInteraction
 import Ranging
+import NIProtocol
 
 /// The one place where `nearby range` and `nearby demo` consume session events: every event goes
 /// to the screen, the trace recorder (`--record`), the zone-trigger hooks and the summary, in

@@ -1,6 +1,7 @@
 import Hooks
 import NearbyInteraction
 import Ranging
+import NIProtocol
 
 /// Feeds the zone-trigger hooks from session events (`nearby range`, `nearby demo`): one
 /// ``HookEventBuilder`` per accessory turns its ranging events into ``HookEvent``s for the

@@ -2,6 +2,8 @@ import Foundation
 import NearbyInteraction
 import Ranging
 import UWBDevice
+import NIProtocol
+import UCI
 
 /// One JSON object per session event (`nearby range --json`, `nearby demo --json`).
 ///

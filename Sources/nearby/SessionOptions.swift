@@ -4,6 +4,7 @@ import Logging
 import NearbyConfig
 import NearbyInteraction
 import Ranging
+import NIProtocol
 
 /// The options `nearby range` and `nearby demo` share: the configuration file (`--config`), the
 /// engine (`--filter`, `--zones`, `--hysteresis`, `--dwell`, `--lost-after`), zone-trigger hooks

@@ -8,6 +8,7 @@ import Simulation
 import Testing
 import UCI
 import UWBDevice
+import NIProtocol
 
 /// The whole NI flow over real bytes: our BLE host speaks HCI over TCP to Bumble's virtual
 /// controller, the Bumble NI accessory (Tests/Peers/blepeer/ni_accessory.py) answers over GATT

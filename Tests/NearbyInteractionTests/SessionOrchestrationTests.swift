@@ -5,6 +5,7 @@ import Simulation
 import Testing
 import UCI
 import UWBDevice
+import NIProtocol
 
 /// The session orchestration against the in-process simulator: virtual accessories over
 /// in-memory data channels, each on its own virtual dev kit, the host on another.

@@ -7,6 +7,7 @@ import Ranging
 import Simulation
 import Synchronization
 import UWBDevice
+import NIProtocol
 
 /// Records a stream of session events so a test can wait for one and then assert on all.
 final class EventRecorder: Sendable {

@@ -2,8 +2,8 @@ import Simulation
 import Testing
 import UCI
 
-/// Raw UCI scripts against one in-process virtual UWBS: exact bytes, the reference's wire
-/// vectors (`/work/shared/reference/uci.md` §5) and the lifecycle of a ranging session.
+/// Raw UCI scripts against one in-process virtual UWBS: exact bytes, the specs/reference/uci.md wire
+/// vectors (specs/uci.md, from google/pica's and AOSP's UCI tests) and the lifecycle of a ranging session.
 @Suite struct UWBSScriptTests {
     private func world(noise: NoiseModel = .ideal) throws -> VirtualUWBSWorld {
         try VirtualUWBSWorld(scenario: .stand, noise: noise, seed: 7, clock: .manual)
@@ -29,10 +29,10 @@ import UCI
         // each missing one as SESSION_NOT_CONFIGURED (0x15); nothing is applied.
         try await host.send("21 03 00 0f 01 00 00 00 02 09 04 c8 00 00 00 06 02 01 00")
         try await host.expect("41 03 00 0c 01 05 00 15 11 15 03 15 01 15 22 15")
-        // The whole configuration: RSP OK + SESSION_STATUS_NTF(IDLE) (the reference's vector).
+        // The whole configuration: RSP OK + SESSION_STATUS_NTF(IDLE) (the specs/reference/uci.md vector).
         try await host.send(.setAppConfig(session: 1, configs: Configs.session(controller: true, mac: 0x0001, peer: 0x0002)))
         try await host.expect("41 03 00 02 00 00", "61 02 00 06 01 00 00 00 03 00")
-        // Start (the reference's vector): RSP, SESSION_STATUS_NTF(ACTIVE), DEVICE_STATUS_NTF(ACTIVE).
+        // Start (the specs/reference/uci.md vector): RSP, SESSION_STATUS_NTF(ACTIVE), DEVICE_STATUS_NTF(ACTIVE).
         try await host.send("22 00 00 04 01 00 00 00")
         try await host.expect("42 00 00 01 00", "61 02 00 06 01 00 00 00 02 00", "60 01 00 01 02")
 
@@ -90,7 +90,7 @@ import UCI
         defer { Task { await world.shutdown() } }
         let host = try await UWBSHost.open(world)
         try await host.reset()
-        // SESSION_INIT (the reference's vector): RSP with the handle 0x00010001, then
+        // SESSION_INIT (the specs/reference/uci.md vector): RSP with the handle 0x00010001, then
         // SESSION_STATUS_NTF(handle, INIT).
         try await host.send("21 00 00 05 04 03 02 01 00")
         try await host.expect("41 00 00 05 00 01 00 01 00", "61 02 00 06 01 00 01 00 00 00")

@@ -1,9 +1,10 @@
 import LowEnergy
-import NearbyInteraction
+import NIProtocol
 import Simulation
 import Testing
 import UCI
 import UWBDevice
+import NIProtocol
 
 /// The virtual NI accessory driven byte by byte from the host's end of its data channel: its
 /// answers, the FiRa session it configures on its virtual dev kit (Qorvo's derivation of TV-2),

@@ -32,7 +32,7 @@ import UWBDevice
     }
 
     /// TV-2 of the reference (iOS shareable data, v1.1) turned into a FiRa session the way
-    /// Qorvo's firmware does (ni-accessory-protocol.md §5).
+    /// Qorvo's firmware does (specs/reference/ni-accessory-protocol.md §5).
     private func appleAccessorySession() -> FiRaSessionParameters {
         var p = FiRaSessionParameters(
             deviceMACAddress: .short(0x0012), destinationMACAddresses: [.short(0xB487)], deviceType: .controller,

@@ -1,4 +1,5 @@
 public import LowEnergy
+import NearbyBase
 
 /// Setting an accessory up failed; ``description`` says what happened and what to do.
 /// Nothing is stored when setup fails.
@@ -27,22 +28,22 @@ public enum AccessorySetupError: Error, Sendable, Hashable, CustomStringConverti
         switch self {
         case .nothingFound(let items, let timeout):
             let wanted = items.map { $0.name.isEmpty ? "\($0.descriptor)" : "\($0.name) (\($0.descriptor))" }.joined(separator: " or ")
-            var text = "no accessory matching \(wanted) was found in \(Self.format(timeout)): check that it is powered, "
+            var text = "no accessory matching \(wanted) was found in \(timeout.compactText): check that it is powered, "
                 + "advertising (in pairing mode) and in range"
             if items.contains(where: { $0.descriptor.range == .immediate }) {
                 text += "; range immediate needs it next to the adapter (RSSI >= \(DiscoveryRange.immediateThreshold) dBm)"
             }
             return text + ". `nearby scan` shows what is advertising"
         case .noMatch(let choice, let timeout, let found):
-            return "no single accessory matched --pick \(choice) in \(Self.format(timeout)); found: "
+            return "no single accessory matched --pick \(choice) in \(timeout.compactText); found: "
                 + found.joined(separator: "; ") + ". Pick by address, or use --pick first"
         case .notPicked(let timeout, let found):
-            return "no accessory was picked in \(Self.format(timeout)) (found: " + found.joined(separator: "; ")
+            return "no accessory was picked in \(timeout.compactText) (found: " + found.joined(separator: "; ")
                 + "); run again and pick one, or use --pick"
         case .cancelled:
             return "setup cancelled; nothing was stored"
         case .accessoryDidNotAnswer(let address, let timeout):
-            return "\(address) did not answer the connection request in \(Self.format(timeout)): it may have stopped "
+            return "\(address) did not answer the connection request in \(timeout.compactText): it may have stopped "
                 + "advertising, moved out of range, or be connected to another device; bring it closer and retry"
         case .accessoryRefused(let address, let reason):
             return "\(address) refused the connection: \(reason); put it back in pairing mode and retry"
@@ -56,11 +57,5 @@ public enum AccessorySetupError: Error, Sendable, Hashable, CustomStringConverti
         case .store(let error):
             return error.description
         }
-    }
-
-    static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }
 }

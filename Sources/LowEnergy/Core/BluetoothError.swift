@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NearbyBase
 
 /// Everything that can go wrong in the BLE host, with a message that says what was wrong and
 /// what to do (``description``).
@@ -152,9 +153,4 @@ public enum BluetoothError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// `"2 s"` or `"1500 ms"`.
-func format(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let ms = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    if ms % 1000 == 0 { return "\(ms / 1000) s" }
-    return "\(ms) ms"
-}
+func format(_ duration: Duration) -> String { duration.compactText }

@@ -1,5 +1,5 @@
 /// A GATT service that carries a message channel: the central writes RX, the accessory
-/// notifies TX (ni-accessory-protocol.md §2).
+/// notifies TX (specs/reference/ni-accessory-protocol.md §2).
 public struct DataChannelService: Sendable, Hashable, CustomStringConvertible {
     /// A short name: "Nordic UART", "Qorvo NI".
     public var name: String

@@ -4,6 +4,8 @@ import NearbySupport
 import Ranging
 import UCI
 import UWBDevice
+import NearbyBase
+import NIProtocol
 
 /// A message from the accessory as a wait sees it.
 struct IncomingMessage {
@@ -107,7 +109,7 @@ extension AccessorySession {
             pipeline.tick(now: scaled(now)) { event in emitRanging(event, zones: zones) }
             let silence = ContinuousClock.now - lastValidRange
             if !uwbInterrupted, silence > configuration.retry.rangingTimeout {
-                throw .restart(.noRange(seconds: RetryPolicy.seconds(silence)))
+                throw .restart(.noRange(seconds: silence.inSeconds))
             }
         case .message, .deadline:
             return

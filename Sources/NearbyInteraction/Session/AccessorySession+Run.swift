@@ -4,6 +4,7 @@ import NearbySupport
 import Ranging
 import UCI
 import UWBDevice
+import NIProtocol
 
 /// Why the run loop left what it was doing.
 enum SessionInterrupt: Error {

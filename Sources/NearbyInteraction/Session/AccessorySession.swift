@@ -4,6 +4,8 @@ import NearbySupport
 import Ranging
 import UCI
 public import UWBDevice
+import NearbyBase
+public import NIProtocol
 
 /// One accessory's Nearby Interaction session, with the host in the phone's role: the NI
 /// exchange over the accessory's data channel, the local UWB session on the shared dev kit, the
@@ -209,7 +211,7 @@ public actor AccessorySession {
         } catch where error.code == .sessionNotOpen || error.code == .unavailable || error.code == .closed {
             // Already gone with the dev kit or closed by the UWBS.
         } catch {
-            logger.notice("could not close UWB session \(SessionText.hex32(session.id)): \(error.reason)")
+            logger.notice("could not close UWB session \(Hex.prefixed(session.id)): \(error.reason)")
         }
     }
 

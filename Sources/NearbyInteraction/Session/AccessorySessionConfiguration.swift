@@ -1,4 +1,5 @@
 public import Ranging
+public import NIProtocol
 
 /// Settings of one ``AccessorySession``: dialect, planning, timeouts, recovery, and the ranging
 /// pipeline (filter, zones). Shared by every accessory of a ``NearbySessionManager`` unless

@@ -1,5 +1,6 @@
 public import LowEnergy
 public import UWBDevice
+public import NIProtocol
 
 /// Why an ``AccessorySession`` could not do something: one error type with a code to switch
 /// on, a sentence saying what went wrong, a remedy, and the underlying error (protocol, UWB,

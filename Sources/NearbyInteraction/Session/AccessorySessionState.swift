@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// Where an ``AccessorySession`` is in its state machine (specs/session.md). Every change is
 /// reported as ``NearbySessionEvent/Kind/state(_:)``.
 public enum AccessorySessionState: Sendable, Hashable, CustomStringConvertible {
@@ -50,32 +52,9 @@ public enum AccessorySessionState: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .connecting(let attempt): "connecting (try \(attempt))"
         case .starting(let cached): cached ? "starting (cached configuration)" : "starting"
-        case .waitingToRetry(let attempt, let delay): "waiting \(SessionText.seconds(delay)) before try \(attempt)"
+        case .waitingToRetry(let attempt, let delay): "waiting \(delay.secondsText) before try \(attempt)"
         case .failed(let reason): "failed: \(reason)"
         default: name
         }
-    }
-}
-
-/// Small formatting helpers shared by the session types' descriptions.
-enum SessionText {
-    /// `0.25 s`, `2 s`.
-    static func seconds(_ duration: Duration) -> String {
-        let value = RetryPolicy.seconds(duration)
-        if value == value.rounded() { return "\(Int(value)) s" }
-        let millis = (value * 1000).rounded() / 1000
-        return "\(millis) s"
-    }
-
-    /// `0x0000002A`.
-    static func hex32(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
-    }
-
-    /// `0x00AB`.
-    static func hex16(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

@@ -1,6 +1,7 @@
 public import LowEnergy
 public import Ranging
 public import UWBDevice
+public import NIProtocol
 
 /// Everything an ``AccessorySession`` (and the ``NearbySessionManager`` merging several)
 /// reports, in order: the one stream a consumer reads to print, record, or run hooks.

@@ -2,6 +2,7 @@ public import Logging
 public import LowEnergy
 import NearbySupport
 public import UWBDevice
+public import NIProtocol
 
 /// Runs Nearby Interaction sessions with several accessories at once on one dev kit: one
 /// ``AccessorySession`` per accessory (its own data channel and UWB session) on a shared

@@ -1,5 +1,6 @@
 public import LowEnergy
 public import UCI
+import NearbyBase
 
 /// A try of a recovery, reported before its backoff wait (``NearbySessionEvent/Kind/retry(_:)``).
 public struct RetryEvent: Sendable, Hashable, CustomStringConvertible {
@@ -38,9 +39,9 @@ public struct RetryEvent: Sendable, Hashable, CustomStringConvertible {
             case .accessoryStopped: "the accessory sent accessoryUwbDidStop (0x03)"
             case .configurationRejected: "the accessory rejected the configuration (0x03 instead of 0x02)"
             case .accessoryDidNotStart(let timeout):
-                "the accessory did not send accessoryUwbDidStart (0x02) within \(SessionText.seconds(timeout))"
+                "the accessory did not send accessoryUwbDidStart (0x02) within \(timeout.secondsText)"
             case .accessoryDidNotAnswer(let timeout):
-                "the accessory did not answer initialize with its configuration data within \(SessionText.seconds(timeout))"
+                "the accessory did not answer initialize with its configuration data within \(timeout.secondsText)"
             case .linkLost(let reason): "the BLE link was lost (\(reason))"
             case .reconnectFailed(let error): "reconnecting failed: \(error)"
             case .notNearby: "the accessory is not advertising"
@@ -86,6 +87,6 @@ public struct RetryEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// `no valid range for 5.0 s: restart in 0.25 s (try 1 of 5)`.
     public var description: String {
-        "\(reason): \(action) in \(SessionText.seconds(delay)) (try \(attempt) of \(maxAttempts))"
+        "\(reason): \(action) in \(delay.secondsText) (try \(attempt) of \(maxAttempts))"
     }
 }

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// How an ``AccessorySession`` recovers when ranging stops (Apple's accessory guidance, reference
 /// §6): how long without a valid range counts as a timeout, how often to try again, and how long
 /// to wait between tries (exponential backoff).
@@ -44,10 +46,10 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The wait before try `attempt` (1-based; values below 1 count as 1):
     /// `initialBackoff × multiplier^(attempt-1)`, capped at `maxBackoff`.
     public func backoff(beforeAttempt attempt: Int) -> Duration {
-        let initial = Self.seconds(initialBackoff)
+        let initial = initialBackoff.inSeconds
         guard initial > 0 else { return .zero }
         let growth = Self.power(multiplier, max(0, attempt - 1))
-        guard growth.isFinite, initial * growth < Self.seconds(maxBackoff) else { return maxBackoff }
+        guard growth.isFinite, initial * growth < maxBackoff.inSeconds else { return maxBackoff }
         return .nanoseconds(Int64((initial * growth * 1e9).rounded()))
     }
 
@@ -84,11 +86,6 @@ public struct RetryPolicy: Sendable, Hashable {
             n >>= 1
         }
         return result
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }
 

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// How long the host took from the accessory's configuration data (0x01) arriving to its
 /// configureAndStart (0x0B) leaving: the latency budget of the NI exchange (a late answer makes
 /// the accessory's session time out). Measured with `ContinuousClock` by ``AccessorySession``.
@@ -34,14 +36,14 @@ public struct SessionLatency: Sendable, Hashable, CustomStringConvertible {
     public var isWithinBudget: Bool { ownWork <= Self.budget }
 
     /// Milliseconds of ``ownWork`` (for JSON and tables).
-    public var ownWorkMilliseconds: Double { RetryPolicy.seconds(ownWork) * 1000 }
+    public var ownWorkMilliseconds: Double { ownWork.inSeconds * 1000 }
     /// Milliseconds of ``total``.
-    public var totalMilliseconds: Double { RetryPolicy.seconds(total) * 1000 }
+    public var totalMilliseconds: Double { total.inSeconds * 1000 }
 
     /// `0.41 ms own work (budget 5 ms) + 1.20 ms dev kit + 0.05 ms send = 1.66 ms`.
     public var description: String {
-        "\(Self.ms(ownWorkMilliseconds)) own work (budget 5 ms) + \(Self.ms(RetryPolicy.seconds(uwbConfiguration) * 1000)) dev kit"
-            + " + \(Self.ms(RetryPolicy.seconds(send) * 1000)) send = \(Self.ms(totalMilliseconds))"
+        "\(Self.ms(ownWorkMilliseconds)) own work (budget 5 ms) + \(Self.ms(uwbConfiguration.inSeconds * 1000)) dev kit"
+            + " + \(Self.ms(send.inSeconds * 1000)) send = \(Self.ms(totalMilliseconds))"
     }
 
     static func ms(_ value: Double) -> String {

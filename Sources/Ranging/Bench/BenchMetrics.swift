@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A change of zone at a time (seconds), from one zone index to another.
 public struct ZoneTransition: Sendable, Hashable {
     /// Time of the first sample in the new zone, seconds.
@@ -58,7 +52,7 @@ public enum BenchMetrics {
         let meanSquare = errors.reduce(0) { $0 + $1 * $1 } / n
         let variance = errors.reduce(0) { $0 + ($1 - bias) * ($1 - bias) } / n
         let absolute = errors.map { abs($0) }.sorted()
-        return (sqrt(meanSquare), bias, sqrt(variance), percentile(absolute, 0.95))
+        return (meanSquare.squareRoot(), bias, variance.squareRoot(), percentile(absolute, 0.95))
     }
 
     /// The `p`-quantile (0 ... 1) of sorted values, interpolating linearly between order statistics.
@@ -117,7 +111,7 @@ public enum BenchMetrics {
             degreesOfFreedom += values.count - 1
         }
         guard degreesOfFreedom > 0 else { return nil }
-        return sqrt(sumSquares / Double(degreesOfFreedom))
+        return (sumSquares / Double(degreesOfFreedom)).squareRoot()
     }
 
     /// Lag: the shift τ (seconds, within ``lagRange``) that minimises
@@ -164,7 +158,7 @@ public enum BenchMetrics {
                 count += 1
             }
             // Shifts that leave less than half of the paired samples comparable are not trusted.
-            return count * 2 >= paired ? sqrt(sum / Double(count)) : .infinity
+            return count * 2 >= paired ? (sum / Double(count)).squareRoot() : .infinity
         }
         func search(_ from: Double, _ to: Double, step: Double, best: (tau: Double, rmse: Double)) -> (tau: Double, rmse: Double) {
             var best = best

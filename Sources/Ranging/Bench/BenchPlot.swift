@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// Builds the SVG of `nearby bench --plot`: one panel per trace with distance over time — the
 /// ground truth (black), the raw measurements (grey dots), each filter (coloured line) and the zone
@@ -254,7 +250,7 @@ public struct BenchPlot: Sendable {
         let span = high - low
         guard span > 0, span.isFinite else { return [] }
         let rough = span / Double(max(count, 1))
-        let magnitude = pow(10, (log10(rough)).rounded(.down))
+        let magnitude = Double.pow(10, Double.log10(rough).rounded(.down))
         let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= rough } ?? 10 * magnitude
         var ticks: [Double] = []
         var value = (low / step).rounded(.up) * step

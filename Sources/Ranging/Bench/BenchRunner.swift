@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// The output of one filter on one trace: the metrics and the per-sample series behind them
 /// (for plots).
 public struct BenchRun: Sendable {
@@ -92,8 +94,7 @@ public struct BenchRunner: Sendable {
             elapsed += clock.now - start
             passes += 1
         } while elapsed < minimumTimingDuration && passes < 100_000
-        let (seconds, attoseconds) = elapsed.components
-        let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) * 1e-9
+        let nanoseconds = elapsed.inSeconds * 1e9
         // The checksum keeps the optimiser from dropping the work; it is never NaN for finite input.
         return checksum.isNaN ? .nan : nanoseconds / Double(passes * records.count)
     }

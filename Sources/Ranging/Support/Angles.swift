@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// Angle helpers (degrees). Internal: the public API speaks degrees throughout.
 enum Angles {
@@ -20,6 +16,6 @@ enum Angles {
     @inline(__always)
     static func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
         let r = radians(degrees)
-        return (sin(r), cos(r))
+        return (Double.sin(r), Double.cos(r))
     }
 }

@@ -1,6 +1,6 @@
 public import Logging
 public import LowEnergy
-public import NearbyInteraction
+public import NIProtocol
 public import UWBDevice
 
 /// The whole NI flow in one process, with no radio: a ``VirtualUWBSWorld`` running a scenario,

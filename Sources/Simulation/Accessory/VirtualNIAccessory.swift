@@ -1,7 +1,7 @@
 public import Logging
 public import LowEnergy
-public import NearbyInteraction
-import UCI
+public import NIProtocol
+public import UCI
 public import UWBDevice
 
 /// A virtual Nearby Interaction accessory: the accessory side of the NI protocol (our own code,

@@ -1,4 +1,4 @@
-public import NearbyInteraction
+public import NIProtocol
 
 /// What a ``VirtualNIAccessory`` announces and how it derives its session: the accessory side
 /// of the NI protocol, configurable the ways real accessories differ.
@@ -51,7 +51,7 @@ public struct VirtualNIAccessoryConfiguration: Sendable, Hashable {
         self.androidRangingIntervalMS = androidRangingIntervalMS
     }
 
-    /// Qorvo's IDs (reference §3.2): manufacturer `3F F5 03 00`, model `B8 0B 00 00`, middleware
+    /// Qorvo's IDs (specs/reference/ni-accessory-protocol.md §3.2): manufacturer `3F F5 03 00`, model `B8 0B 00 00`, middleware
     /// `00 00 01 01`.
     static let manufacturerID: UInt32 = 0x0003_F53F
     static let modelID: UInt32 = 0x0000_0BB8

@@ -2,6 +2,7 @@ public import Logging
 import UCI
 import NearbySupport
 import Synchronization
+import NearbyBase
 
 /// A simulated space holding virtual UWB subsystems: the shared ``Scene`` (motion and radio
 /// noise), the clock, every device, and the ranging scheduler that pairs their sessions.
@@ -128,7 +129,7 @@ public actor VirtualUWBSWorld {
     public var now: Double {
         switch clock {
         case .manual: manualTime
-        case .realTime(let speed): Self.seconds(realStart.duration(to: .now)) * speed
+        case .realTime(let speed): realStart.duration(to: .now).inSeconds * speed
         }
     }
 
@@ -160,11 +161,6 @@ public actor VirtualUWBSWorld {
         let target = manualTime + seconds
         runDueRounds(upTo: target)
         manualTime = target
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 
     // MARK: Events and inspection

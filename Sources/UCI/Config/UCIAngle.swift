@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// An angle as UCI reports it: a signed 16-bit Q9.7 fixed-point number of degrees (1/128°
 /// steps, -256° ..< 256°).
 ///
@@ -23,7 +25,7 @@ public struct UCIAngle: RawRepresentable, Sendable, Hashable, CustomStringConver
         } else if scaled <= Double(Int16.min) {
             rawValue = .min
         } else {
-            rawValue = Int16(roundedInteger(scaled) ?? 0)
+            rawValue = Int16(DecimalText.roundedInteger(scaled) ?? 0)
         }
     }
 

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// One app-configuration parameter of a session, with a typed value: a TLV of
 /// SESSION_SET_APP_CONFIG_CMD and SESSION_GET_APP_CONFIG_RSP.
 ///
@@ -323,7 +325,7 @@ public enum UCIAppConfig: Sendable, Hashable, CustomStringConvertible {
         case .numberOfControlees(let v): "\(v)"
         case .deviceMACAddress(let v): v.description
         case .destinationMACAddresses(let v): "[" + v.map(\.description).joined(separator: ", ") + "]"
-        case .slotDuration(let v): "\(v) RSTU (\(formatDecimal(Double(v) / 1200, decimals: 3)) ms)"
+        case .slotDuration(let v): "\(v) RSTU (\(DecimalText.trimmed(Double(v) / 1200, decimals: 3)) ms)"
         case .rangingDuration(let v): "\(v) ms"
         case .macFCSType(let v): v.description
         case .rangingRoundControl(let v): v.description
@@ -341,15 +343,15 @@ public enum UCIAppConfig: Sendable, Hashable, CustomStringConvertible {
         case .scheduleMode(let v): v.description
         case .sessionPriority(let v): "\(v)"
         case .macAddressMode(let v): v.description
-        case .vendorID(let v): hex(UInt64(v), digits: 4)
-        case .staticSTSIV(let v): hexBytes(v)
+        case .vendorID(let v): Hex.prefixed(v, digits: 4)
+        case .staticSTSIV(let v): Hex.bytes(v)
         case .maxRangingRoundRetries(let v): "\(v)"
         case .uwbInitiationTime(let v): v.description
         case .hoppingMode(let v): "\(v)"
         case .resultReportConfig(let v): v.description
         case .maxNumberOfMeasurements(let v): "\(v)"
         case .stsLength(let v): v.description
-        case .other(_, let value): value.isEmpty ? "(empty)" : hexBytes(value)
+        case .other(_, let value): value.isEmpty ? "(empty)" : Hex.bytes(value)
         }
     }
 }
@@ -364,7 +366,7 @@ extension UCIAppConfig {
     }
 
     /// Decodes `count` TLVs, resolving DST_MAC_ADDRESS sizes from the parameters before it.
-    static func decodeList(_ reader: inout ByteReader, count: Int) throws(UCIError) -> [UCIAppConfig] {
+    static func decodeList(_ reader: inout UCIFieldReader, count: Int) throws(UCIError) -> [UCIAppConfig] {
         var configs: [UCIAppConfig] = []
         configs.reserveCapacity(count)
         var modeLength: Int?, controlees: Int?, deviceAddressLength: Int?

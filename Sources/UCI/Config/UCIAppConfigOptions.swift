@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// The RANGING_ROUND_CONTROL app configuration (0x0C): which messages and phases a ranging round
 /// has. Typical values: `0x03` (result report message + control message) and `0x06`.
 public struct UCIRangingRoundControl: OptionSet, Sendable, Hashable, CustomStringConvertible {
@@ -22,7 +24,7 @@ public struct UCIRangingRoundControl: OptionSet, Sendable, Hashable, CustomStrin
         let names = [(0, "RRRM"), (1, "CM"), (2, "RCP"), (6, "MRP"), (7, "MRM")]
             .filter { rawValue & (1 << $0.0) != 0 }.map(\.1)
         let other = rawValue & ~0b1100_0111
-        return "\(hex(rawValue)) (\((names + (other != 0 ? ["RFU bits \(hex(other))"] : [])).joined(separator: ", ")))"
+        return "\(Hex.prefixed(rawValue)) (\((names + (other != 0 ? ["RFU bits \(Hex.prefixed(other))"] : [])).joined(separator: ", ")))"
     }
 }
 
@@ -47,7 +49,7 @@ public struct UCIResultReportConfig: OptionSet, Sendable, Hashable, CustomString
         let names = [(0, "ToF"), (1, "azimuth"), (2, "elevation"), (3, "FoM")]
             .filter { rawValue & (1 << $0.0) != 0 }.map(\.1)
         let other = rawValue & 0xF0
-        return "\(hex(rawValue)) (\((names + (other != 0 ? ["RFU bits \(hex(other))"] : [])).joined(separator: ", ")))"
+        return "\(Hex.prefixed(rawValue)) (\((names + (other != 0 ? ["RFU bits \(Hex.prefixed(other))"] : [])).joined(separator: ", ")))"
     }
 }
 

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// What a capability TLV of CORE_GET_CAPS_INFO_RSP describes, independent of its number.
 ///
 /// UCI 2.0 renumbered the FiRa capabilities (maximum data payload size is 0x13 in 1.1 and 0x01
@@ -158,7 +160,7 @@ public struct UCICapability: Sendable, Hashable, CustomStringConvertible {
     public func kind(for version: UCIVersion) -> UCICapabilityKind { UCICapabilityKind(id: id, version: version) }
 
     /// `"0x13: 02 01"`.
-    public var description: String { "\(hex(id)): \(value.isEmpty ? "(empty)" : hexBytes(value))" }
+    public var description: String { "\(Hex.prefixed(id)): \(value.isEmpty ? "(empty)" : Hex.bytes(value))" }
 }
 
 /// The AoA abilities of a UWBS (the SUPPORTED_AOA capability).

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// The identifier of a device-configuration parameter (CORE_SET_CONFIG / CORE_GET_CONFIG).
 ///
 /// Unknown raw values are kept (never trapping); ``name`` is `nil` for them.
@@ -77,7 +79,7 @@ public enum UCIDeviceConfig: Sendable, Hashable, CustomStringConvertible {
         guard byte <= 1 else {
             throw UCIError(
                 .invalidValue, context: "device configuration", field: id.description,
-                detail: "value \(hex(byte)), expected 0 (off) or 1 (on)")
+                detail: "value \(Hex.prefixed(byte)), expected 0 (off) or 1 (on)")
         }
         self = .lowPowerMode(byte == 1)
     }
@@ -87,7 +89,7 @@ public enum UCIDeviceConfig: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .deviceState(let state): "\(id) = \(state)"
         case .lowPowerMode(let on): "\(id) = \(on ? "on" : "off")"
-        case .other(_, let value): "\(id) = \(value.isEmpty ? "(empty)" : hexBytes(value))"
+        case .other(_, let value): "\(id) = \(value.isEmpty ? "(empty)" : Hex.bytes(value))"
         }
     }
 }
@@ -100,7 +102,7 @@ extension UCIDeviceConfig {
         }
     }
 
-    static func decodeList(_ reader: inout ByteReader, count: Int) throws(UCIError) -> [UCIDeviceConfig] {
+    static func decodeList(_ reader: inout UCIFieldReader, count: Int) throws(UCIError) -> [UCIDeviceConfig] {
         var configs: [UCIDeviceConfig] = []
         for index in 0..<count {
             let id = UCIDeviceConfigID(rawValue: try reader.u8("parameter \(index + 1) of \(count): identifier"))

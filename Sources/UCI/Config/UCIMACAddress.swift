@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// A UWB MAC address: 2-byte short or 8-byte extended.
 ///
 /// UCI carries MAC addresses as little-endian integers: the short address `0x0201` is the wire
@@ -47,5 +49,5 @@ public enum UCIMACAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `"0x0201"` (short) or `"0x0807060504030201"` (extended).
-    public var description: String { hex(value, digits: 2 * length) }
+    public var description: String { Hex.prefixed(value, digits: 2 * length) }
 }

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// A unit of a decoded quantity.
 public enum UCIUnit: String, Sendable, Hashable {
     /// Metres.
@@ -122,13 +124,13 @@ extension UCIFieldValue {
     public var text: String {
         switch self {
         case .integer(let v): "\(v)"
-        case .hex(let v, let digits): UCI.hex(v, digits: digits)
+        case .hex(let v, let digits): Hex.prefixed(v, digits: digits)
         case .quantity(let v, let unit, let decimals):
-            unit == .degrees ? "\(formatDecimal(v, decimals: decimals))°" : "\(formatDecimal(v, decimals: decimals)) \(unit.symbol)"
+            unit == .degrees ? "\(DecimalText.trimmed(v, decimals: decimals))°" : "\(DecimalText.trimmed(v, decimals: decimals)) \(unit.symbol)"
         case .text(let s): s
-        case .code(let name, let raw): "\(name) (\(UCI.hex(raw, digits: raw > 0xFF ? 4 : 2)))"
+        case .code(let name, let raw): "\(name) (\(Hex.prefixed(raw, digits: raw > 0xFF ? 4 : 2)))"
         case .flag(let b): b ? "yes" : "no"
-        case .bytes(let b): b.isEmpty ? "(none)" : hexBytes(b)
+        case .bytes(let b): b.isEmpty ? "(none)" : Hex.bytes(b)
         case .list(let items): "[" + items.map(\.text).joined(separator: ", ") + "]"
         case .group(let fields): "{" + fields.map { "\($0.name.replacingUnderscores()): \($0.value.text)" }.joined(separator: ", ") + "}"
         }
@@ -142,7 +144,7 @@ extension UCIFieldValue {
         case .quantity(let v, _, let decimals):
             if !v.isFinite {
                 "null"
-            } else if decimals == 0, let integer = roundedInteger(v), Double(integer) == v {
+            } else if decimals == 0, let integer = DecimalText.roundedInteger(v), Double(integer) == v {
                 "\(integer)"
             } else {
                 "\(v)"

@@ -1,3 +1,5 @@
+import NearbyBase
+
 // The fields of every message, for readable dumps (`description`, `nearby uci decode`) and JSON.
 
 /// The code types with a name and an explanation.
@@ -47,7 +49,7 @@ extension UCIFieldValue {
 extension UCIAppConfig {
     /// The parameter's field: its name in snake case and its typed value.
     var field: UCIField {
-        let name = id.name?.lowercased() ?? "parameter_\(hex(id.rawValue).lowercased())"
+        let name = id.name?.lowercased() ?? "parameter_\(Hex.prefixed(id.rawValue).lowercased())"
         let value: UCIFieldValue =
             switch self {
             case .deviceType(let v): .code(v)
@@ -91,7 +93,7 @@ extension UCIAppConfig {
 
 extension UCIDeviceConfig {
     var field: UCIField {
-        let name = id.name?.lowercased() ?? "parameter_\(hex(id.rawValue).lowercased())"
+        let name = id.name?.lowercased() ?? "parameter_\(Hex.prefixed(id.rawValue).lowercased())"
         switch self {
         case .deviceState(let state): return UCIField(name, .code(state))
         case .lowPowerMode(let on): return UCIField(name, .flag(on))
@@ -225,7 +227,7 @@ extension UCIResponse: CustomStringConvertible {
         case .setDeviceConfig(let s, let results):
             return [
                 UCIField("status", .code(s)),
-                UCIField("rejected", .group(results.map { UCIField($0.id.name?.lowercased() ?? "parameter_\(hex($0.id.rawValue).lowercased())", .code($0.status)) })),
+                UCIField("rejected", .group(results.map { UCIField($0.id.name?.lowercased() ?? "parameter_\(Hex.prefixed($0.id.rawValue).lowercased())", .code($0.status)) })),
             ]
         case .getDeviceConfig(let s, let configs):
             return [UCIField("status", .code(s)), UCIField("parameters", .group(configs.map(\.field)))]
@@ -238,7 +240,7 @@ extension UCIResponse: CustomStringConvertible {
         case .setAppConfig(let s, let results):
             return [
                 UCIField("status", .code(s)),
-                UCIField("rejected", .group(results.map { UCIField($0.id.name?.lowercased() ?? "parameter_\(hex($0.id.rawValue).lowercased())", .code($0.status)) })),
+                UCIField("rejected", .group(results.map { UCIField($0.id.name?.lowercased() ?? "parameter_\(Hex.prefixed($0.id.rawValue).lowercased())", .code($0.status)) })),
             ]
         case .getAppConfig(let s, let configs):
             return [UCIField("status", .code(s)), UCIField("parameters", .group(configs.map(\.field)))]

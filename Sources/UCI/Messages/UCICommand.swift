@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// A UCI command (MT 1), host to UWBS.
 ///
 /// `session` is the session ID in UCI 1.1 and the session handle SESSION_INIT_RSP returned in
@@ -153,7 +155,7 @@ public enum UCICommand: Sendable, Hashable {
     /// - Throws: ``UCIError`` naming the command and field if the payload is truncated, too long,
     ///   or holds an invalid value.
     public init(opcode: UCIOpcode, payload: ArraySlice<UInt8>) throws(UCIError) {
-        var r = ByteReader(payload, context: opcode.messageName(for: .command))
+        var r = UCIFieldReader(payload, context: opcode.messageName(for: .command))
         switch opcode {
         case .coreDeviceReset: self = .deviceReset(resetConfig: try r.u8("reset configuration"))
         case .coreGetDeviceInfo: self = .getDeviceInfo
@@ -197,7 +199,7 @@ public enum UCICommand: Sendable, Hashable {
             guard bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else {
                 throw UCIError(
                     .invalidValue, context: r.context, field: "country code",
-                    detail: "bytes \(hexBytes(bytes)) are not two ASCII characters")
+                    detail: "bytes \(Hex.bytes(bytes)) are not two ASCII characters")
             }
             self = .setCountryCode(String(decoding: bytes, as: UTF8.self))
         default:

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// A UCI 2.0 data message (MT 0): application data to or from a peer, carried in data packets
 /// with a 16-bit length and segmented to the UWBS's maximum data packet payload.
 ///
@@ -21,7 +23,7 @@ public enum UCIDataMessage: Sendable, Hashable {
     }
 
     /// `"DATA_MESSAGE_SND"`.
-    public var name: String { format.name ?? "DATA_MESSAGE (DPF \(hex(format.rawValue)))" }
+    public var name: String { format.name ?? "DATA_MESSAGE (DPF \(Hex.prefixed(format.rawValue)))" }
 
     /// The payload bytes.
     /// - Throws: ``UCIError/Code/messageTooLarge`` if the application data exceeds 65535 bytes.
@@ -70,7 +72,7 @@ public enum UCIDataMessage: Sendable, Hashable {
     /// - Throws: ``UCIError`` if the payload is truncated, or its data length disagrees with the
     ///   bytes present.
     public init(format: UCIDataPacketFormat, payload: ArraySlice<UInt8>) throws(UCIError) {
-        var r = ByteReader(payload, context: format.name ?? "DATA_MESSAGE")
+        var r = UCIFieldReader(payload, context: format.name ?? "DATA_MESSAGE")
         switch format {
         case .send:
             let session = try r.u32("session")
@@ -96,7 +98,7 @@ public enum UCIDataMessage: Sendable, Hashable {
         try self.init(format: format, payload: payload[...])
     }
 
-    private static func readData(_ r: inout ByteReader) throws(UCIError) -> [UInt8] {
+    private static func readData(_ r: inout UCIFieldReader) throws(UCIError) -> [UInt8] {
         let length = Int(try r.u16("application data length"))
         return try r.bytes(length, "application data")
     }

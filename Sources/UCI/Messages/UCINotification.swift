@@ -117,7 +117,7 @@ public enum UCINotification: Sendable, Hashable {
     /// - Throws: ``UCIError`` naming the notification and field if the payload is truncated, too
     ///   long, or holds an invalid value.
     public init(opcode: UCIOpcode, payload: ArraySlice<UInt8>, version: UCIVersion = .v2_0) throws(UCIError) {
-        var r = ByteReader(payload, context: opcode.messageName(for: .notification))
+        var r = UCIFieldReader(payload, context: opcode.messageName(for: .notification))
         switch opcode {
         case .coreDeviceStatus: self = .deviceStatus(UCIDeviceState(rawValue: try r.u8("device state")))
         case .coreGenericError: self = .genericError(UCIStatus(rawValue: try r.u8("status")))
@@ -171,7 +171,7 @@ public enum UCINotification: Sendable, Hashable {
                 detail: "payload of \(payload.count) bytes fits neither the UCI 1.1 layout (session, remaining, n, "
                     + "n × {address, sub-session, status}) nor the 2.0 layout (session, n, n × {address, status})")
         }
-        var r = ByteReader(payload, context: context)
+        var r = UCIFieldReader(payload, context: context)
         let session = try r.u32("session")
         let remaining = useVersion1 ? try r.u8("remaining list size") : nil
         let count = Int(try r.u8("number of controlees"))

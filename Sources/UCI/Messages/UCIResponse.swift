@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// A UCI response (MT 2), UWBS to host: the answer to the one outstanding command, with the same
 /// GID/OID (``opcode``).
 ///
@@ -113,7 +115,7 @@ public enum UCIResponse: Sendable, Hashable {
             w.u8(s.rawValue)
             try w.count(capabilities.count, "number of capabilities")
             for capability in capabilities {
-                try w.tlv(capability.id, capability.value, "capability \(hex(capability.id))")
+                try w.tlv(capability.id, capability.value, "capability \(Hex.prefixed(capability.id))")
             }
         case .setDeviceConfig(let s, let results):
             w.u8(s.rawValue)
@@ -193,7 +195,7 @@ public enum UCIResponse: Sendable, Hashable {
             self = opcode.gid.isVendorSpecific ? .vendor(opcode, payload: Array(payload)) : .unknown(opcode, payload: Array(payload))
             return
         }
-        var r = ByteReader(payload, context: context)
+        var r = UCIFieldReader(payload, context: context)
         let status = UCIStatus(rawValue: try r.u8("status"))
         if r.isAtEnd, !status.isOK, Self.hasMoreThanStatus(opcode) {
             self = .statusOnly(opcode, status)
@@ -214,8 +216,8 @@ public enum UCIResponse: Sendable, Hashable {
             var capabilities: [UCICapability] = []
             for index in 0..<count {
                 let id = try r.u8("capability \(index + 1) of \(count): type")
-                let length = Int(try r.u8("capability \(hex(id)): length"))
-                capabilities.append(UCICapability(id: id, value: try r.bytes(length, "capability \(hex(id)): value")))
+                let length = Int(try r.u8("capability \(Hex.prefixed(id)): length"))
+                capabilities.append(UCICapability(id: id, value: try r.bytes(length, "capability \(Hex.prefixed(id)): value")))
             }
             self = .getCapabilities(status, capabilities)
         case .coreSetConfig:

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// One UCI packet: a 4-byte header and its payload (a whole message or one segment of it).
 ///
 /// Make packets from wire bytes with ``init(bytes:)-(ArraySlice<UInt8>)``, or from a message with
@@ -70,5 +72,5 @@ public struct UCIPacket: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `"NTF 1/02 SESSION_STATUS_NTF, 6 bytes: 01 00 00 00 03 00"`.
-    public var description: String { "\(header): \(hexBytes(payload))" }
+    public var description: String { "\(header): \(Hex.bytes(payload))" }
 }

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// The 4-byte header of a UCI packet.
 ///
 /// | Octet | Control packet (MT 1-7)            | Data packet (MT 0)            |
@@ -61,7 +63,7 @@ public struct UCIPacketHeader: Sendable, Hashable, CustomStringConvertible {
             throw UCIError(
                 .truncated, context: "UCI packet header",
                 detail: "a packet header has 4 bytes, got \(bytes.count)"
-                    + (bytes.isEmpty ? "" : " (\(hexBytes(bytes)))"))
+                    + (bytes.isEmpty ? "" : " (\(Hex.bytes(bytes)))"))
         }
         let i = bytes.startIndex
         let octet0 = bytes[i], octet1 = bytes[i + 1], octet2 = bytes[i + 2], octet3 = bytes[i + 3]
@@ -99,7 +101,7 @@ public struct UCIPacketHeader: Sendable, Hashable, CustomStringConvertible {
     /// The message's name (`"SESSION_INFO_NTF"`, `"DATA_MESSAGE_SND"`).
     public var messageName: String {
         messageType.isData
-            ? (dataPacketFormat.name ?? "DATA_MESSAGE (DPF \(hex(groupOrFormat)))")
+            ? (dataPacketFormat.name ?? "DATA_MESSAGE (DPF \(Hex.prefixed(groupOrFormat)))")
             : opcode.messageName(for: messageType)
     }
 
@@ -130,7 +132,7 @@ public struct UCIPacketHeader: Sendable, Hashable, CustomStringConvertible {
 
     /// `"NTF 2/00 SESSION_INFO_NTF, 56 bytes"` (plus `", more segments follow"`).
     public var description: String {
-        let identity = messageType.isData ? "DATA DPF \(hex(groupOrFormat))" : "\(messageType.shortName) \(opcode)"
+        let identity = messageType.isData ? "DATA DPF \(Hex.prefixed(groupOrFormat))" : "\(messageType.shortName) \(opcode)"
         return "\(identity) \(messageName), \(payloadLength) byte\(payloadLength == 1 ? "" : "s")"
             + (moreSegmentsFollow ? ", more segments follow" : "")
     }

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// A whole UCI message before interpretation: its identity (message type and GID/OID, or data
 /// packet format) and its complete payload, reassembled from all of its segments.
 ///
@@ -49,13 +51,13 @@ public struct UCIRawMessage: Sendable, Hashable, CustomStringConvertible {
     /// The message's name: `"SESSION_INIT_RSP"`, `"SESSION_INFO_NTF"`, `"DATA_MESSAGE_RCV"`,
     /// `"VENDOR_NTF"`.
     public var name: String {
-        isData ? (dataPacketFormat.name ?? "DATA_MESSAGE (DPF \(hex(groupOrFormat)))") : opcode.messageName(for: messageType)
+        isData ? (dataPacketFormat.name ?? "DATA_MESSAGE (DPF \(Hex.prefixed(groupOrFormat)))") : opcode.messageName(for: messageType)
     }
 
     /// `"SESSION_STATUS_NTF (NTF 1/02, 6 bytes): 01 00 00 00 03 00"`.
     public var description: String {
-        let identity = isData ? "DATA DPF \(hex(groupOrFormat))" : "\(messageType.shortName) \(opcode)"
+        let identity = isData ? "DATA DPF \(Hex.prefixed(groupOrFormat))" : "\(messageType.shortName) \(opcode)"
         return "\(name) (\(identity), \(payload.count) byte\(payload.count == 1 ? "" : "s"))"
-            + (payload.isEmpty ? "" : ": \(hexBytes(payload))")
+            + (payload.isEmpty ? "" : ": \(Hex.bytes(payload))")
     }
 }

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// Reassembles segmented UCI messages from packets, in arrival order.
 ///
 /// Feed every packet to ``append(_:)``; it returns a whole ``UCIRawMessage`` when the last
@@ -89,7 +91,7 @@ public struct UCIReassembler: Sendable {
                 .segmentMismatch, context: partial.header.messageName,
                 detail: "while reassembling this message (\(partial.segments) segment\(partial.segments == 1 ? "" : "s"), "
                     + "\(partial.payload.count) bytes so far), a packet of \(header.messageName) "
-                    + "(\(header.messageType.isData ? "DPF \(hex(header.groupOrFormat))" : "\(header.messageType.shortName) \(header.opcode)"), "
+                    + "(\(header.messageType.isData ? "DPF \(Hex.prefixed(header.groupOrFormat))" : "\(header.messageType.shortName) \(header.opcode)"), "
                     + "\(header.payloadLength) bytes) arrived; a segmented message must be sent without "
                     + "interruption, so both were discarded")
         }

@@ -1,4 +1,5 @@
 public import Ranging
+import NearbyBase
 
 /// SESSION_INFO_NTF (1.x RANGE_DATA_NTF), decoded into a value: for tests, the virtual UWBS
 /// (which encodes it) and debugging. The hot path reads notifications with
@@ -77,7 +78,7 @@ public struct UCISessionInfo: Sendable, Hashable {
             self.init(try UCISessionInfoView(payload: payload))
             return
         }
-        var r = ByteReader(payload, context: "SESSION_INFO_NTF")
+        var r = UCIFieldReader(payload, context: "SESSION_INFO_NTF")
         let sequence = try r.u32("sequence number")
         let session = try r.u32("session")
         let rcr = try r.u8("RCR indicator")
@@ -91,7 +92,7 @@ public struct UCISessionInfo: Sendable, Hashable {
         guard indicator <= 1 else {
             throw UCIError(
                 .invalidValue, context: "SESSION_INFO_NTF", field: "MAC address indicator",
-                detail: "value \(hex(indicator)), expected 0 (short addresses) or 1 (extended addresses)")
+                detail: "value \(Hex.prefixed(indicator)), expected 0 (short addresses) or 1 (extended addresses)")
         }
         self.init(
             sequenceNumber: sequence, session: session, rcrIndicator: rcr, currentRangingInterval: interval,

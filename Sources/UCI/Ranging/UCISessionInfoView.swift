@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// A non-allocating view of a two-way-ranging SESSION_INFO_NTF payload: the hot path for range
 /// notifications.
 ///
@@ -72,7 +74,7 @@ public struct UCISessionInfoView: Sendable {
         guard indicator <= 1 else {
             throw UCIError(
                 .invalidValue, context: "SESSION_INFO_NTF", field: "MAC address indicator",
-                detail: "value \(hex(indicator)), expected 0 (short addresses) or 1 (extended addresses)")
+                detail: "value \(Hex.prefixed(indicator)), expected 0 (short addresses) or 1 (extended addresses)")
         }
         let count = Int(p[s + 24])
         let needed = count * UCITwoWayMeasurement.size

@@ -1,17 +1,17 @@
-// Little-endian reading and writing: the only place in the module that turns integers into bytes
-// and back. UCI multi-byte fields are little-endian.
+import NearbyBase
+
+// Little-endian reading and writing for UCI (multi-byte fields are little-endian): typed-error
+// adapters over NearbyBase's byte reader, and in-place loads for the decode hot path.
 
 /// Reads little-endian fields from a payload, front to back, with errors that name the message
-/// and the field.
-struct ByteReader {
-    private let bytes: ArraySlice<UInt8>
-    private(set) var index: Int
+/// and the field: NearbyBase's ``NearbyBase/ByteReader`` with ``UCIError`` instead of `nil`.
+struct UCIFieldReader {
+    private var reader: NearbyBase.ByteReader
     /// The message being decoded, for errors.
     let context: String
 
     init(_ bytes: ArraySlice<UInt8>, context: String) {
-        self.bytes = bytes
-        self.index = bytes.startIndex
+        self.reader = NearbyBase.ByteReader(bytes)
         self.context = context
     }
 
@@ -20,66 +20,54 @@ struct ByteReader {
     }
 
     /// Bytes not read yet.
-    var remaining: Int { bytes.endIndex - index }
+    var remaining: Int { reader.remaining }
     /// Bytes read so far.
-    var offset: Int { index - bytes.startIndex }
-    var isAtEnd: Bool { index == bytes.endIndex }
+    var offset: Int { reader.offset }
+    var isAtEnd: Bool { reader.isAtEnd }
 
-    private func need(_ count: Int, _ field: String) throws(UCIError) {
-        guard remaining >= count else {
-            throw UCIError(
-                .truncated, context: context, field: field,
-                detail: "needs \(count) byte\(count == 1 ? "" : "s") at offset \(offset), but only \(remaining) "
-                    + "\(remaining == 1 ? "is" : "are") left (the payload has \(bytes.count) bytes)")
-        }
+    private func truncated(_ count: Int, _ field: String) -> UCIError {
+        UCIError(
+            .truncated, context: context, field: field,
+            detail: "needs \(count) byte\(count == 1 ? "" : "s") at offset \(offset), but only \(remaining) "
+                + "\(remaining == 1 ? "is" : "are") left (the payload has \(reader.count) bytes)")
     }
 
     mutating func u8(_ field: String) throws(UCIError) -> UInt8 {
-        try need(1, field)
-        defer { index += 1 }
-        return bytes[index]
+        guard let value = reader.u8() else { throw truncated(1, field) }
+        return value
     }
 
     mutating func u16(_ field: String) throws(UCIError) -> UInt16 {
-        try need(2, field)
-        defer { index += 2 }
-        return loadLE16(bytes, index)
+        guard let value = reader.u16() else { throw truncated(2, field) }
+        return value
     }
 
     mutating func u32(_ field: String) throws(UCIError) -> UInt32 {
-        try need(4, field)
-        defer { index += 4 }
-        return loadLE32(bytes, index)
+        guard let value = reader.u32() else { throw truncated(4, field) }
+        return value
     }
 
     mutating func u64(_ field: String) throws(UCIError) -> UInt64 {
-        try need(8, field)
-        defer { index += 8 }
-        return loadLE64(bytes, index)
+        guard let value = reader.u64() else { throw truncated(8, field) }
+        return value
     }
 
     mutating func bytes(_ count: Int, _ field: String) throws(UCIError) -> [UInt8] {
-        try need(count, field)
-        defer { index += count }
-        return Array(bytes[index..<(index + count)])
+        guard let value = reader.bytes(count) else { throw truncated(count, field) }
+        return value
     }
 
     mutating func slice(_ count: Int, _ field: String) throws(UCIError) -> ArraySlice<UInt8> {
-        try need(count, field)
-        defer { index += count }
-        return bytes[index..<(index + count)]
+        guard let value = reader.slice(count) else { throw truncated(count, field) }
+        return value
     }
 
     mutating func skip(_ count: Int, _ field: String) throws(UCIError) {
-        try need(count, field)
-        index += count
+        guard reader.skip(count) else { throw truncated(count, field) }
     }
 
     /// The bytes not read yet (possibly none).
-    mutating func rest() -> [UInt8] {
-        defer { index = bytes.endIndex }
-        return Array(bytes[index...])
-    }
+    mutating func rest() -> [UInt8] { reader.rest() }
 
     /// Throws if bytes are left over after the last field.
     func expectEnd() throws(UCIError) {
@@ -87,7 +75,7 @@ struct ByteReader {
             throw UCIError(
                 .trailingBytes, context: context,
                 detail: "\(remaining) unexpected byte\(remaining == 1 ? "" : "s") after the last field "
-                    + "(expected \(offset) bytes, got \(bytes.count))")
+                    + "(expected \(offset) bytes, got \(reader.count))")
         }
     }
 }
@@ -121,18 +109,11 @@ struct ByteWriter {
 
     mutating func u8(_ value: UInt8) { bytes.append(value) }
 
-    mutating func u16(_ value: UInt16) {
-        bytes.append(UInt8(truncatingIfNeeded: value))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-    }
+    mutating func u16(_ value: UInt16) { bytes.appendLittleEndian(value) }
 
-    mutating func u32(_ value: UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-    }
+    mutating func u32(_ value: UInt32) { bytes.appendLittleEndian(value) }
 
-    mutating func u64(_ value: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-    }
+    mutating func u64(_ value: UInt64) { bytes.appendLittleEndian(value) }
 
     mutating func append(_ other: some Sequence<UInt8>) { bytes.append(contentsOf: other) }
 
@@ -161,7 +142,9 @@ struct ByteWriter {
 
 /// Little-endian bytes of an integer, `width` bytes long.
 func littleEndianBytes(_ value: UInt64, width: Int) -> [UInt8] {
-    (0..<width).map { UInt8(truncatingIfNeeded: value >> UInt64(8 * $0)) }
+    var bytes: [UInt8] = []
+    bytes.appendLittleEndian(value, byteCount: width)
+    return bytes
 }
 
 /// The unsigned little-endian integer in `bytes` (at most 8 bytes).

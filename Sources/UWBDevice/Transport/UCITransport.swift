@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// A link to a UWB subsystem carrying whole UCI packets (header + payload, one segment each).
 ///
 /// Implementations: ``USBTransport`` (libusb: DWM3001CDK, SR150 EVK), ``SerialTransport``
@@ -69,8 +71,7 @@ public struct UCITransportConfiguration: Sendable, Hashable {
 enum TransportTime {
     /// Whole milliseconds (rounded down, at least 0).
     static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+        max(0, Int(duration.inMilliseconds))
     }
 
     /// "300 ms", "1 s", "2.5 s".

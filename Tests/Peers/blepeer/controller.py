@@ -1,7 +1,7 @@
 """C0: the virtual controller our host drives, with fixes and a strict "hardware-like" mode.
 
 Bumble's virtual controller is more lenient than real controllers (see
-``/work/shared/reference/ble.md`` section 2b). A host that only meets the stock behaviour can
+specs/ble-host.md §5, "Controller quirks handled"). A host that only meets the stock behaviour can
 pass its tests and still fail on hardware, so :class:`TestController` can be made strict:
 
 ==========================================  ==================================================

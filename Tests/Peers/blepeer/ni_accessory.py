@@ -6,7 +6,7 @@ UWBS address in the environment: ``NEARBY_NI_UWBS=127.0.0.1:7000`` (``nearby sim
 or a ``VirtualUWBSServer`` in a test). Optional: ``NEARBY_NI_MAC`` (the accessory's UWB short
 address, hex, default 0A01), ``NEARBY_NI_ROLE`` (``responder`` default, or ``initiator``).
 
-Like Qorvo's firmware (ni-accessory-protocol.md §5, our Swift ``NIFiRaDerivation``):
+Like Qorvo's firmware (specs/reference/ni-accessory-protocol.md §5, our Swift ``NIFiRaDerivation``):
 
 * ``0x0A`` initialize: stops a running session, answers ``0x01`` + ACD (NI 1.0, UWB config v1.1,
   Qorvo's IDs, the role, the MAC, 25 ppm).

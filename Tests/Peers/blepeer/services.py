@@ -1,5 +1,5 @@
 """GATT services the test accessory can offer (UUIDs from
-``/work/shared/reference/ni-accessory-protocol.md`` section 2) and the test-control service.
+specs/ni-protocol.md, Qorvo's QNIS service and Nordic UART) and the test-control service.
 
 Each data-channel service has an RX characteristic the central writes (with and without
 response) and a TX characteristic the accessory notifies.

@@ -14,8 +14,8 @@ e.g. `nearby sim uwbs --listen 127.0.0.1:PORT`: the emulator connects when the h
 port (DTR for the CDC-ACM kit, UART configured for the FTDI kit) and bridges the bulk pipes to it.
 One TCP connection per plug-in: a replugged board starts with fresh firmware state.
 
-Like the real boards (see /work/shared/reference/usb-emulation.md, "Make the emulated board
-behave like the real one"):
+Like the real boards (the Linux cdc_acm / ftdi_sio drivers and the boards' documentation; see
+specs/usb-transport.md):
   - the kernel driver (cdc_acm / ftdi_sio) is bound until the host detaches it: claiming, setting
     the configuration, and class requests to its interfaces fail with EBUSY;
   - DWM3001CDK: silent until DTR (bulk OUT NAKs, so writes time out; nothing on IN); dropping DTR

@@ -1,0 +1,179 @@
+import NIProtocol
+import Testing
+import UCI
+
+/// Session planning against the reference's (specs/reference/ni-accessory-protocol.md) vectors: TV-1 (an accessory's ACD) planned with
+/// TV-2's choices gives TV-2 byte for byte; the accessory derives TV-3 from it; host and
+/// accessory parameters are complementary.
+@Suite struct SessionPlanningTests {
+    /// TV-1's accessory configuration data.
+    private func tv1() throws -> AccessoryConfigurationData {
+        guard case .accessoryConfigurationData(let acd) = try NIMessage(decoding: niTV1, dialect: .apple) else {
+            throw NIProtocolError(structure: "test", reason: .emptyMessage)
+        }
+        return acd
+    }
+
+    /// The options that reproduce what iOS chose in TV-2.
+    private let tv2Options = SessionPlanningOptions(
+        channels: [9], preambleCodeIndices: [11], countryCode: try! RegulatoryCountryCode("EU"), sessionID: 0x5FA8,
+        hostAddress: 0xB487, staticSTSIV: [0x39, 0x7B, 0x28, 0xD4, 0xB8, 0xD7])
+
+    @Test func tv1PlannedWithTV2sChoicesIsTV2ByteExact() throws {
+        var random = NITestRandom(seed: 1)
+        let plan = try SessionPlanner(options: tv2Options).plan(for: try tv1(), device: LocalUWBDevice(uciVersion: .v1_1), using: &random)
+        #expect(plan.configureMessage.encoded() == [0x0B] + niTV2)
+        #expect(plan.sessionID == 0x5FA8 && plan.dialect == .apple)
+        #expect(plan.accessoryAddress == 0x0012 && plan.hostAddress == 0xB487)
+        // TV-1's accessory is an initiator (role 1): the host is the controlee / responder.
+        let host = plan.hostParameters
+        #expect(host.deviceType == .controlee && host.deviceRole == .responder)
+        #expect(host.deviceMACAddress == .short(0xB487) && host.destinationMACAddresses == [.short(0x0012)])
+        #expect(host.channel == 9 && host.preambleCodeIndex == 11 && host.rangingInterval == 198)
+        #expect(host.slotDuration == 3600 && host.slotsPerRangingRound == 6 && host.rangingRoundDuration == 18)
+        #expect(host.vendorID == 0x004C && host.staticSTSIV == [0x39, 0x7B, 0x28, 0xD4, 0xB8, 0xD7])
+        #expect(host.rangingRoundControl?.rawValue == 0x03 && host.stsConfig == .staticSTS && host.rframeConfig == .sp3)
+        #expect(host.initiationTime == .afterStart(milliseconds: 5))
+        try host.validate(for: .v1_1)
+        #expect(plan.summary == "session 0x00005FA8, channel 9, preamble 11, 198 ms, host 0xB487 controlee/responder -> accessory 0x0012, shareable v1.1 (30 B)")
+    }
+
+    @Test func theAccessoryDerivesTV3FromTV2() throws {
+        let shareable = try ShareableConfigurationData(bytes: niTV2)
+        let accessory = try tv1().uwbConfiguration
+        let p = NIFiRaDerivation.accessoryParameters(shareable: shareable, accessory: accessory, keyByteOrder: .vendorFirst)
+        // TV-3: round 21600 RSTU = 6 × 3600 (Qorvo: 7 round slots), block 198 ms, ToF on, DST 0xB487, vendor 0x004C.
+        #expect(p.slotDuration == 3600 && p.slotsPerRangingRound == 7)
+        #expect(Int(shareable.slotsPerRound) * Int(shareable.slotDurationRSTU) == 21600)
+        #expect(p.rangingInterval == 198 && p.resultReportConfig == .timeOfFlight)
+        #expect(p.destinationMACAddresses == [.short(0xB487)] && p.deviceMACAddress == .short(0x0012))
+        #expect(p.deviceType == .controller && p.deviceRole == .initiator, "role 1 → controller + initiator")
+        #expect(p.vendorID == 0x004C && p.stsSegmentCount == 1 && p.initiationTime == .afterStart(milliseconds: 5))
+        // AOSP session key info and Qorvo vupper64.
+        let iv = shareable.staticSTSIV
+        #expect(UWBKeyByteOrder.vendorFirst.uciBytes(iv: iv) == niBytes("4c 00 39 7b 28 d4 b8 d7"))
+        let qorvo = UWBKeyByteOrder.reversed.uciValues(iv: iv)
+        let vupper64 = qorvo.staticSTSIV + [UInt8(qorvo.vendorID & 0xFF), UInt8(qorvo.vendorID >> 8)]
+        #expect(vupper64 == niBytes("d7 b8 d4 28 7b 39 00 4c"))
+        // What UCI receives: VENDOR_ID then STATIC_STS_IV TLVs.
+        let tlvs = try p.appConfigs(for: .v1_1)
+        #expect(try tlvs.first { $0.id == .vendorID }?.encodedValue() == [0x4C, 0x00])
+        #expect(try tlvs.first { $0.id == .staticSTSIV }?.encodedValue() == iv)
+        let reversed = NIFiRaDerivation.accessoryParameters(shareable: shareable, accessory: accessory, keyByteOrder: .reversed)
+        #expect(reversed.vendorID == 0x4C00 && reversed.staticSTSIV == [0xD7, 0xB8, 0xD4, 0x28, 0x7B, 0x39])
+    }
+
+    @Test(arguments: [NIRangingRole.responder, .initiator], [UWBKeyByteOrder.vendorFirst, .reversed])
+    func hostAndAccessoryParametersAreComplementary(role: NIRangingRole, order: UWBKeyByteOrder) throws {
+        let uwb = try UWBConfigurationData(
+            manufacturerID: 1, modelID: 2, middlewareVersion: 3, rangingRole: role, deviceAddress: 0x0A01, maxClockDriftPPM: 25)
+        let acd = try AccessoryConfigurationData(uwbConfiguration: uwb)
+        var random = NITestRandom(seed: 42)
+        let plan = try SessionPlanner(options: SessionPlanningOptions(keyByteOrder: order))
+            .plan(for: acd, device: LocalUWBDevice(uciVersion: .v2_0), using: &random)
+        guard case .apple(let shareable) = plan.shared else { Issue.record("not Apple"); return }
+        let host = plan.hostParameters
+        let accessory = NIFiRaDerivation.accessoryParameters(shareable: shareable, accessory: uwb, keyByteOrder: order)
+        #expect(host.channel == accessory.channel && host.preambleCodeIndex == accessory.preambleCodeIndex)
+        #expect(host.vendorID == accessory.vendorID && host.staticSTSIV == accessory.staticSTSIV)
+        #expect(host.rangingInterval == accessory.rangingInterval && host.slotDuration == accessory.slotDuration)
+        #expect(host.stsConfig == accessory.stsConfig && host.rangingRoundUsage == accessory.rangingRoundUsage)
+        #expect(host.deviceType != accessory.deviceType && host.deviceRole != accessory.deviceRole)
+        #expect(host.deviceMACAddress == accessory.destinationMACAddresses.first)
+        #expect(accessory.deviceMACAddress == host.destinationMACAddresses.first)
+        #expect(accessory.deviceType == (role == .initiator ? .controller : .controlee))
+        try host.validate(for: .v2_0)
+        try accessory.validate(for: .v2_0)
+    }
+
+    @Test(arguments: [ConfigurationDataVersion.v1_0, .v1_1, .v2_0])
+    func theShareableLayoutFollowsTheAccessorys(layout: ConfigurationDataVersion) throws {
+        let uwb = try UWBConfigurationData(
+            manufacturerID: 1, modelID: 2, middlewareVersion: 3, rangingRole: .responder, deviceAddress: 0x0A01,
+            maxClockDriftPPM: layout >= .v1_1 ? 25 : nil,
+            requestedParameters: layout == .v2_0 ? .init(hoppingMode: 1, slotsPerRound: 8, slotDurationRSTU: 2400, rangingIntervalMS: 96) : nil)
+        let plan = try SessionPlanner().plan(for: try AccessoryConfigurationData(uwbConfiguration: uwb), device: LocalUWBDevice(uciVersion: .v2_0))
+        guard case .apple(let shareable) = plan.shared else { Issue.record("not Apple"); return }
+        #expect(shareable.version == layout)
+        #expect(shareable.byteCount == [ConfigurationDataVersion.v1_0: 28, .v1_1: 30, .v2_0: 35][layout])
+        #expect(shareable.phoneMaxClockDriftPPM == (layout >= .v1_1 ? 100 : nil))
+        if layout == .v2_0 {
+            // The 2.0 request is honoured; hopping stays off (NI does not hop).
+            #expect(shareable.slotsPerRound == 8 && shareable.slotDurationRSTU == 2400 && shareable.rangingIntervalMS == 96)
+            #expect(shareable.hopping?.hoppingMode == 0)
+        } else {
+            #expect(shareable.slotsPerRound == 6 && shareable.slotDurationRSTU == 3600 && shareable.rangingIntervalMS == 198)
+        }
+        #expect(shareable.channel == 9 && (9...12).contains(shareable.preambleCodeIndex))
+        #expect(shareable.sessionID != 0 && shareable.phoneAddress != 0x0A01)
+    }
+
+    @Test func aV20RequestThatDoesNotFitItsIntervalIsIgnored() throws {
+        let uwb = try UWBConfigurationData(
+            manufacturerID: 1, modelID: 2, middlewareVersion: 3, rangingRole: .responder, deviceAddress: 1, maxClockDriftPPM: 25,
+            requestedParameters: .init(hoppingMode: 0, slotsPerRound: 30, slotDurationRSTU: 3600, rangingIntervalMS: 50))
+        let acd = try AccessoryConfigurationData(preferredUpdateRate: .infrequent, uwbConfiguration: uwb)
+        let timing = SessionPlanner().timing(for: acd)
+        #expect(timing.slots == 6 && timing.slotDuration == 3600 && timing.interval == 769, "30 × 3 ms = 90 ms > 50 ms")
+    }
+
+    @Test func intervalsFollowThePreferredUpdateRate() {
+        #expect(SessionPlanner.rangingInterval(for: .automatic) == 198)
+        #expect(SessionPlanner.rangingInterval(for: .userInteractive) == 182)
+        #expect(SessionPlanner.rangingInterval(for: .infrequent) == 769)
+        #expect(SessionPlanner.rangingInterval(for: .init(rawValue: 99)) == 198)
+    }
+
+    @Test func randomChoicesAreSeededAndAvoidWhatIsInUse() throws {
+        let acd = try tv1()
+        let device = LocalUWBDevice(uciVersion: .v2_0)
+        var a = NITestRandom(seed: 9)
+        var b = NITestRandom(seed: 9)
+        let first = try SessionPlanner().plan(for: acd, device: device, using: &a)
+        #expect(try SessionPlanner().plan(for: acd, device: device, using: &b) == first, "same seed, same plan")
+        var c = NITestRandom(seed: 9)
+        let other = try SessionPlanner().plan(for: acd, device: device, excluding: [first.sessionID], using: &c)
+        #expect(other.sessionID != first.sessionID)
+        for seed in 0..<200 as Range<UInt64> {
+            var random = NITestRandom(seed: seed)
+            let plan = try SessionPlanner().plan(for: acd, device: device, using: &random)
+            #expect(plan.hostAddress != 0x0012 && plan.hostAddress != 0 && plan.hostAddress != 0xFFFF && plan.sessionID != 0)
+        }
+    }
+
+    @Test func aKitWithoutChannel5Or9CannotPlan() throws {
+        #expect {
+            _ = try SessionPlanner().plan(for: try tv1(), device: LocalUWBDevice(uciVersion: .v2_0, channels: [6, 8]))
+        } throws: { error in
+            (error as? SessionPlanningError)?.description
+                == "no common UWB channel: NI needs one of 9, 5, the dev kit supports 6, 8; use a kit with channel 5 or 9"
+        }
+        let plan = try SessionPlanner().plan(for: try tv1(), device: LocalUWBDevice(uciVersion: .v2_0, channels: [5, 6]))
+        #expect(plan.hostParameters.channel == 5)
+        #expect(throws: SessionPlanningError(.invalidOption(field: "slotsPerRound", value: "300", allowed: "1-255"))) {
+            _ = try SessionPlanner(options: SessionPlanningOptions(slotsPerRound: 300)).plan(for: try tv1(), device: LocalUWBDevice(uciVersion: .v2_0))
+        }
+    }
+
+    @Test func androidDialectIsPlannedAndComplementary() throws {
+        let device = try UWBDeviceConfigData(
+            chipID: 1, chipFirmwareVersion: 2, middlewareVersion: 3, supportedProfileIDs: 0x0E, supportedRoles: [.controller, .controlee],
+            deviceAddress: 0x1234)
+        var random = NITestRandom(seed: 3)
+        let plan = try SessionPlanner().plan(for: device, device: LocalUWBDevice(uciVersion: .v2_0), using: &random)
+        guard case .android(let phone) = plan.shared else { Issue.record("not Android"); return }
+        #expect(phone.profileID == 1 && phone.accessoryRole == .controlee && plan.dialect == .android)
+        #expect(plan.configureMessage.encoded().count == 15)
+        let host = plan.hostParameters
+        let accessory = NIFiRaDerivation.accessoryParameters(phone: phone, accessory: device, rangingIntervalMS: 240)
+        #expect(host.deviceType == .controller && accessory.deviceType == .controlee)
+        #expect(host.vendorID == 0x0708 && host.staticSTSIV == [1, 2, 3, 4, 5, 6] && accessory.staticSTSIV == host.staticSTSIV)
+        #expect(host.destinationMACAddresses == [accessory.deviceMACAddress] && accessory.destinationMACAddresses == [host.deviceMACAddress])
+        #expect(host.rangingInterval == 240 && accessory.rangingInterval == 240)
+        let none = try UWBDeviceConfigData(
+            chipID: 1, chipFirmwareVersion: 2, middlewareVersion: 3, supportedProfileIDs: 0x10, supportedRoles: .controller, deviceAddress: 1)
+        #expect(throws: SessionPlanningError(.noCommonProfile(accessory: 0x10, host: [1]))) {
+            _ = try SessionPlanner().plan(for: none, device: LocalUWBDevice(uciVersion: .v2_0), using: &random)
+        }
+    }
+}
