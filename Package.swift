@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "Simulation", targets: ["Simulation"]),
         .library(name: "Hooks", targets: ["Hooks"]),
         .library(name: "NearbyConfig", targets: ["NearbyConfig"]),
+        .library(name: "NearbyRuntime", targets: ["NearbyRuntime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -99,12 +100,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
-        // The CLI: parses, wires, prints.
+        // Runs ranging for the commands and library users: sessions, hooks, outputs, summary.
+        .target(
+            name: "NearbyRuntime",
+            dependencies: [
+                "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
+                "Simulation", "Hooks", "NearbyConfig", "NearbyBase", "NearbySupport", logging,
+            ],
+            swiftSettings: swiftSettings),
+
+        // The CLI: parses flags, prints.
         .executableTarget(
             name: "nearby",
             dependencies: [
                 "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
-                "Simulation", "Hooks", "NearbyConfig", "NearbyBase", "NearbySupport", logging,
+                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyBase", "NearbySupport", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],

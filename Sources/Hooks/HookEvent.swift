@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// What happened to an accessory, as a hook sees it. Built from a `RangingEvent` with
-/// ``HookEventBuilder``; its ``environment`` is everything a hook command receives.
+/// ``events(for:accessoryName:accessoryID:distance:timestamp:)``; its ``environment`` is
+/// everything a hook command receives.
 public struct HookEvent: Sendable, Hashable, CustomStringConvertible {
     /// The event kind (`NEARBY_EVENT`).
     public var kind: HookTrigger

@@ -2,6 +2,6 @@
 // environment variables, off the ranging path. Contract: specs/hooks.md.
 //
 // - HookDefinition: what to run on which event (validated).
-// - HookEvent / HookEventBuilder: what happened, built from RangingEvents; its environment.
+// - HookEvent: what happened, built from a RangingEvent (HookEvent+Ranging); its environment.
 // - HookRunner: the actor that runs hooks without ever stalling the caller (bounded queue,
 //   coalescing, per-hook timeout, cooldown) and reports HookOutcomes.

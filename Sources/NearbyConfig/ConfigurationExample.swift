@@ -70,11 +70,10 @@ extension ConfigurationFile {
         uwb = "usb:1915:520f"
 
         [retry]
-        # Restart ranging after a timeout while the accessory is still near.
+        # Restart ranging when the accessory is lost ([zones] lost_after) while it is still near.
         max_attempts = 5           # 0 = never restart
         initial_backoff = 0.5      # seconds, doubled per attempt
         max_backoff = 30.0         # seconds
-        ranging_timeout = 5.0      # seconds without a range notification
 
         [output]
         json = false               # JSON lines instead of text

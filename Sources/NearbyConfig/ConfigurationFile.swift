@@ -303,7 +303,11 @@ public enum ConfigurationFile {
         settings.maxAttempts = d.integer(table, "max_attempts", at: path, expected: "an integer ≥ 0 (0 = never restart)") { $0 >= 0 }
         settings.initialBackoff = d.number(table, "initial_backoff", at: path, expected: "seconds > 0, e.g. 0.5") { $0 > 0 }
         settings.maxBackoff = d.number(table, "max_backoff", at: path, expected: "seconds > 0, e.g. 30") { $0 > 0 }
-        settings.rangingTimeout = d.number(table, "ranging_timeout", at: path, expected: "seconds > 0, e.g. 5") { $0 > 0 }
+        if table.keys.contains("ranging_timeout") {
+            d.issue(
+                "retry.ranging_timeout",
+                "no longer used: a session restarts when its accessory is lost (no usable range for [zones] lost_after seconds); remove it, and set lost_after instead if you need a longer silence")
+        }
         if let initial = settings.initialBackoff, let maximum = settings.maxBackoff, maximum < initial {
             d.issue(
                 "retry.max_backoff",

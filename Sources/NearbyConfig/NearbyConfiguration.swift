@@ -88,7 +88,6 @@ public struct NearbyConfiguration: Sendable, Hashable {
         if let value = retry.maxAttempts { retryParts.append("max_attempts \(value)") }
         if let value = retry.initialBackoff { retryParts.append("initial_backoff \(Self.number(value)) s") }
         if let value = retry.maxBackoff { retryParts.append("max_backoff \(Self.number(value)) s") }
-        if let value = retry.rangingTimeout { retryParts.append("ranging_timeout \(Self.number(value)) s") }
         lines.append("retry: " + (retryParts.isEmpty ? "(defaults)" : retryParts.joined(separator: ", ")))
         lines.append(
             "output: json \(output.json.map(String.init) ?? "(default: false)"), color \(output.color?.rawValue ?? "(default: auto)"), "

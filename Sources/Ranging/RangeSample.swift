@@ -58,4 +58,35 @@ public struct RangeSample: Sendable, Hashable {
     public var isValid: Bool {
         status == Self.statusOK || status == Self.statusNegativeDistance
     }
+
+    // The one rule for a usable sample, used by the pipeline, the sessions, the summaries and the
+    // screens: the status is valid and the value is a finite number. Non-finite values count as
+    // missing.
+
+    /// The distance if the sample is valid and the distance finite, else `nil`.
+    @inlinable
+    public var usableDistance: Double? {
+        guard isValid, let distance, distance.isFinite else { return nil }
+        return distance
+    }
+
+    /// The azimuth if the sample is valid and the azimuth finite, else `nil`.
+    @inlinable
+    public var usableAzimuth: Double? {
+        guard isValid, let azimuth, azimuth.isFinite else { return nil }
+        return azimuth
+    }
+
+    /// The elevation if the sample is valid and the elevation finite, else `nil`.
+    @inlinable
+    public var usableElevation: Double? {
+        guard isValid, let elevation, elevation.isFinite else { return nil }
+        return elevation
+    }
+
+    /// `true` if the sample carries a usable distance, azimuth or elevation: it feeds the filters
+    /// and keeps the accessory tracked. Otherwise (an error status, or no finite value) it only
+    /// holds the last estimates.
+    @inlinable
+    public var isUsable: Bool { usableDistance != nil || usableAzimuth != nil || usableElevation != nil }
 }

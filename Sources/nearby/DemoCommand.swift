@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NearbyConfig
 import NearbyInteraction
+import NearbyRuntime
 import Ranging
 import Simulation
 import UWBDevice
@@ -58,58 +59,37 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let scenario = try Scenario.named(scenario)
-        let settings = try options.settings(hookCommand: hookCommand)
-        let configuration = try options.sessionConfiguration(settings, timeScale: speed)
+        let configuration = try options.settings(hookCommand: hookCommand)
+        let settings = try options.runSettings(configuration, timeScale: speed)
         let logger = Logger(label: "nearby")
-        let order = try options.keyByteOrder()
-        let demo = try DemoEnvironment(
-            scenario: scenario, accessories: accessories, seed: seed, clock: .realTime(speed: speed),
-            accessory: { VirtualNIAccessoryConfiguration(address: 0x0A01 + UInt16($0), keyByteOrder: order) }, logger: logger)
-        let start = MonotonicTime.seconds()
-        let screen = RangeScreen(mode: RangeScreen.mode(json: settings.output.json ?? false), zones: configuration.zones, start: start)
-        let client = UCIClient(transport: demo.hostTransport, logger: logger)
+        let demo: DemoRanging
         do {
-            try await demo.start()
-            try await client.open()
+            demo = try await DemoRanging.start(
+                scenario: scenario, accessories: accessories, seed: seed, speed: speed, settings: settings, logger: logger)
         } catch {
-            UWBConsole.error("error: the simulator did not start: \(error)")
-            await demo.shutdown()
+            UWBConsole.error("error: \(error)")
             throw ExitCode(1)
         }
+        let start = MonotonicTime.seconds()
+        let screen = RangeScreen(mode: RangeScreen.mode(json: configuration.output.json ?? false), zones: settings.zones, start: start)
         let length = duration ?? demo.duration
         screen.note(
             "demo: scenario \(scenario.name) (\(scenario.summary)), \(accessories) accessor\(accessories == 1 ? "y" : "ies"), "
                 + String(format: "%.0f s", length) + (speed == 1 ? "" : String(format: " at ×%g (%.1f s)", speed, length / speed))
                 + "; Ctrl-C stops")
-        let manager = NearbySessionManager(client: client, configuration: configuration, logger: logger)
-        let hooks = options.hookRunner(settings).map { SessionHooks(runner: $0, zones: configuration.zones, screen: screen) }
-        let loop = SessionEventLoop(screen: screen, recorder: nil, hooks: hooks)
-        for accessory in demo.accessories { loop.add(accessory.identity) }
-        let consumer = Task { await loop.run(manager.events) }
-        for accessory in demo.accessories {
-            do {
-                try await manager.add(accessory.identity, channel: accessory.hostChannel)
-            } catch {
-                UWBConsole.error("error: \(error)")
-            }
-        }
+        let context = RunContext(accessories: demo.accessories, zones: settings.zones, start: start, wallStart: Date().timeIntervalSince1970)
+        let run = RangingRun(context: context, outputs: [screen.output], hooks: settings.hookRunner())
+        let manager = demo.manager
+        let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }
+        await demo.startSessions { run.note($0) }
 
         // Ends with the scenario (its clock starts at the first ranging round), when every
         // session failed, or on a signal.
-        let sessions = await manager.allSessions
-        let interrupted = await waitForSignalOr {
-            var allFinal = true
-            for session in sessions where await !session.state.isFinal { allFinal = false }
-            if allFinal { return true }
-            let now = await demo.world.now
-            return await demo.world.scenarioTime(at: now).map { $0 >= length } ?? false
-        }
-        await manager.stop()
+        let interrupted = await waitForSignalOr { await demo.isOver(after: length) }
+        await demo.close()
         await consumer.value
-        await hooks?.end(interrupted: interrupted)
-        await client.close()
-        await demo.shutdown()
+        let summary = await run.finish(interrupted: interrupted)
         screen.note((interrupted ? "interrupted; " : "") + "summary:")
-        for line in loop.summaryLines { screen.note("  " + line) }
+        for line in summary.lines { screen.note("  " + line) }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NearbyConfig
+import NearbyBase
 
 /// `nearby doctor`: checks what ranging with hardware needs and says how to fix what is missing.
 struct DoctorCommand: AsyncParsableCommand {
@@ -37,12 +38,16 @@ struct DoctorCommand: AsyncParsableCommand {
         let warnings = findings.filter { $0.status == .warning }.count
         if json {
             let items = findings.map { finding in
-                JSONLine([
+                JSONObject([
                     ("check", .string(finding.check)), ("status", .string(finding.status.rawValue)),
                     ("message", .string(finding.message)), ("fix", .string(finding.fix)),
                 ]).text
             }
-            print("{\"hci\":\(JSONLine.quote(spec)),\"findings\":[\(items.joined(separator: ","))],\"blocking\":\(blocking),\"warnings\":\(warnings)}")
+            let report = JSONObject([
+                ("hci", .string(spec)), ("findings", .raw("[" + items.joined(separator: ",") + "]")),
+                ("blocking", .integer(blocking)), ("warnings", .integer(warnings)),
+            ])
+            print(report.text)
         } else {
             for finding in findings {
                 print(finding.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + " "

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import LowEnergy
+import NearbyRuntime
 import NearbyConfig
 import NearbyInteraction
 import NearbySupport
@@ -88,145 +89,72 @@ struct RangeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (accessories, hookCommand) = accessoriesAndHookCommand
-        let settings = try options.settings(transports: TransportSettings(hci: hci, uwb: uwb), hookCommand: hookCommand)
-        let configuration = try options.sessionConfiguration(settings)
-        let hci = settings.transports.hci ?? "hci:0"
+        let configuration = try options.settings(transports: TransportSettings(hci: hci, uwb: uwb), hookCommand: hookCommand)
+        let settings = try options.runSettings(configuration)
+        let hci = try HCITransportSpec(parsing: configuration.transports.hci ?? "hci:0")
         let logger = Logger(label: "nearby")
         let store = storeOptions.open()
         if !all {
             // Unknown names fail before any device is opened.
-            _ = try await resolveRangeTargets(accessories, all: false, store: store)
+            _ = try await targets(accessories, store: store)
+        }
+        let uwbSpec = try configuration.transports.uwb.map(UWBClientSetup.spec)
+        let live: LiveRanging
+        do {
+            live = try await LiveRanging.open(uwb: uwbSpec, hci: hci, settings: settings, logger: logger)
+        } catch {
+            UWBConsole.error("error: \(error)")
+            throw ExitCode(1)
         }
         let start = MonotonicTime.seconds()
-        let screen = RangeScreen(mode: RangeScreen.mode(json: settings.output.json ?? false), zones: configuration.zones, start: start)
-        let uwbSpec: UWBDeviceSpec
-        do {
-            uwbSpec = try settings.transports.uwb.map(UWBClientSetup.spec) ?? Self.onlyDevKit()
-        } catch {
-            UWBConsole.error("error: \(error)")
-            throw ExitCode(1)
-        }
-
-        // The dev kit first: without it there is nothing to range with.
-        let client: UCIClient
-        do {
-            client = UCIClient(transport: try UWBClientSetup.transport(for: uwbSpec, logger: logger), logger: logger)
-            try await client.open()
-        } catch {
-            UWBConsole.error("error: \(error)")
-            throw ExitCode(1)
-        }
-        let host: BLEHost
-        do {
-            host = try await BLEHost.open(try HCITransportSpec(parsing: hci), logger: logger)
-        } catch {
-            UWBConsole.error("error: --hci \(hci): \(error)")
-            await client.close()
-            throw ExitCode(1)
-        }
+        let screen = RangeScreen(mode: RangeScreen.mode(json: configuration.output.json ?? false), zones: settings.zones, start: start)
         var advertisers: [Advertisement] = []
         if all, (try? await store.list())?.isEmpty ?? true {
             screen.note("no accessory is set up (nearby setup); scanning \(scanSeconds) s for NI accessories")
-            advertisers = await Self.scan(host, seconds: scanSeconds)
+            advertisers = await live.scanForAccessories(seconds: scanSeconds)
             if advertisers.isEmpty { screen.note("no accessory advertising Nordic UART or Qorvo NI found in \(scanSeconds) s") }
         }
         let targets: [RangeTarget]
         do {
-            targets = try await resolveRangeTargets(accessories, all: all, store: store, advertisers: advertisers)
+            targets = try await self.targets(accessories, store: store, advertisers: advertisers)
         } catch {
             UWBConsole.error("error: \(error)")
-            await host.close()
-            await client.close()
+            await live.close()
             throw NearbyExit.usage
         }
-
-        var recorder: TraceRecorder?
+        var outputs: [any RunOutput] = [screen.output, StoreTouchOutput(store: store, targets: targets)]
         if let record {
             do {
-                recorder = try TraceRecorder(path: record, start: start)
+                outputs.append(try TraceRecorder(path: record))
             } catch {
                 UWBConsole.error("error: --record: \(error)")
-                await host.close()
-                await client.close()
+                await live.close()
                 throw ExitCode(1)
             }
         }
-        let manager = NearbySessionManager(client: client, configuration: configuration, logger: logger)
-        let hooks = options.hookRunner(settings).map { SessionHooks(runner: $0, zones: configuration.zones, screen: screen) }
-        let loop = SessionEventLoop(screen: screen, recorder: recorder, hooks: hooks)
-        for target in targets { loop.add(target.identity) }
-        // A set-up accessory's last-seen time is updated once it ranges.
-        let recordIDs = Dictionary(targets.compactMap { t in t.recordID.map { (t.identity.id, $0) } }, uniquingKeysWith: { a, _ in a })
-        let consumer = Task {
-            var seen = Set<String>()
-            await loop.run(manager.events) { event, _ in
-                guard case .state(.ranging) = event.kind, let id = event.accessory?.id, let recordID = recordIDs[id],
-                    seen.insert(id).inserted
-                else { return }
-                Task { _ = try? await store.touch(recordID) }
-            }
-        }
-
-        // While a data channel is down, a reconnection is tried only if the accessory advertises.
-        let monitor = AdvertisingMonitor(host: host, logger: logger)
-        var channels: [any DataChannel] = []
-        for target in targets {
-            do {
-                let channel = try await GATTDataChannel.connect(
-                    host: host, address: target.address, type: target.addressType, services: target.services)
-                channels.append(channel)
-                var perAccessory = configuration
-                let address = target.address
-                perAccessory.advertisingSeenRecently = { await monitor.seenRecently(address) }
-                try await manager.add(target.identity, channel: channel, configuration: perAccessory)
-            } catch {
-                screen.note("error: \(target.identity): cannot connect: \(error)")
-            }
-        }
+        let context = RunContext(accessories: targets.map(\.identity), zones: settings.zones, start: start, wallStart: Date().timeIntervalSince1970)
+        let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
+        let manager = live.manager
+        let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }
+        await live.connect(targets) { run.note($0) }
 
         // Until Ctrl-C / SIGTERM, or until every session ended by itself.
-        let sessions = await manager.allSessions
-        let interrupted = await waitForSignalOr {
-            for session in sessions where await !session.state.isFinal { return false }
-            return true
-        }
-        await manager.stop()
+        let interrupted = await waitForSignalOr { await live.allSessionsEnded }
+        await live.close()
         await consumer.value
-        await hooks?.end(interrupted: interrupted)
-        for channel in channels { await channel.close() }
-        await host.close()
-        await client.close()
-        recorder?.close()
+        let summary = await run.finish(interrupted: interrupted)
         screen.note((interrupted ? "stopped; " : "") + "summary:")
-        for line in loop.summaryLines { screen.note("  " + line) }
-        let ranged = loop.tallies.contains { $0.measured > 0 }
-        if !interrupted || !ranged { throw ExitCode(1) }
+        for line in summary.lines { screen.note("  " + line) }
+        if !interrupted || !summary.anythingRanged { throw ExitCode(1) }
     }
 
-    /// The dev kit when exactly one known kit is on USB.
-    static func onlyDevKit() throws -> UWBDeviceSpec {
-        let kits = try UWBDeviceDiscovery.usbDevices()
-        guard kits.count == 1, let kit = kits.first else {
-            throw ValidationError(
-                kits.isEmpty
-                    ? "no UWB dev kit found on USB; plug one in or name it with --uwb (nearby uwb list shows what is there)"
-                    : "\(kits.count) dev kits found (\(kits.map(\.spec.description).joined(separator: ", "))); choose one with --uwb")
+    /// The targets the arguments (or `--all`) name.
+    /// - Throws: `ValidationError` naming an argument that matches nothing.
+    private func targets(_ accessories: [String], store: AccessoryStore, advertisers: [Advertisement] = []) async throws -> [RangeTarget] {
+        do {
+            return try await resolveRangeTargets(accessories, all: all, store: store, advertisers: advertisers)
+        } catch {
+            throw ValidationError(error.description)
         }
-        return kit.spec
-    }
-
-    /// Advertisers of an NI data-channel service seen within `seconds`.
-    static func scan(_ host: BLEHost, seconds: Double) async -> [Advertisement] {
-        let services = DataChannelService.known.map(\.service)
-        let found = Mutex<[Advertisement]>([])
-        guard let stream = try? await host.scan() else { return [] }
-        _ = try? await withTimeout(.milliseconds(Int64(seconds * 1000)), operation: "scanning") {
-            for await advertisement in stream where advertisement.data.serviceUUIDs.contains(where: services.contains) {
-                found.withLock { $0.append(advertisement) }
-            }
-            return true
-        }
-        await host.stopScanning()
-        return found.withLock { $0 }
     }
 }

@@ -1,22 +1,24 @@
 import Foundation
 import Hooks
+import NIProtocol
 import NearbyInteraction
+import NearbyRuntime
 import Ranging
 import UWBDevice
-import NIProtocol
 
-/// What `nearby range` and `nearby demo` show: the renderer both share.
+/// What `nearby range` and `nearby demo` show: the text renderer both share, a ``RunOutput``.
 ///
 /// - **live** (standard output is a terminal, `NO_COLOR` unset, `TERM` not `dumb`): one line per
 ///   accessory, redrawn in place at most 10 times a second: name, smoothed distance, a distance
 ///   bar, a direction arrow with the azimuth, the zone, the update rate, the session state.
 ///   Events (zone changes, lost / found, retries, errors, ...) scroll above the lines.
 /// - **plain**: events as lines, and one status line per accessory at most once a second.
-/// - **json**: one object per update and per event on standard output (keys in the README:
-///   `t_s`, `event`, `accessory`, `name`, then the event's own keys); notes go to standard error.
+/// - **json**: the run's JSON lines (``NearbyRuntime/JSONLinesOutput``) on standard output;
+///   notes go to standard error.
 ///
-/// Thread-safe: the event loop and the command's own task (notes) both write, one at a time.
-final class RangeScreen: @unchecked Sendable {
+/// The lines show the run's ``NearbyRuntime/AccessoryStatus`` (no tracking of its own). Thread-safe:
+/// the run and the command's own task (notes) both write, one at a time.
+final class RangeScreen: RunOutput, @unchecked Sendable {
     enum Mode: Equatable {
         case live, plain, json
     }
@@ -30,20 +32,14 @@ final class RangeScreen: @unchecked Sendable {
     }
 
     private struct Row {
-        var identity: AccessoryIdentity
-        var distance: Double?
-        var azimuth: Double?
-        var zone: String?
-        var state = "idle"
-        var held = false
-        var times: [Double] = []
+        var status: AccessoryStatus
         var lastPlain = -Double.infinity
     }
 
     let mode: Mode
     private let zones: ZoneMap
     private let start: Double
-    private let write: (String) -> Void
+    private let write: @Sendable (String) -> Void
     private let lock = NSLock()
     private var rows: [Row] = []
     private var drawnRows = 0
@@ -52,25 +48,37 @@ final class RangeScreen: @unchecked Sendable {
     /// Longest distance the bar shows, metres.
     private let barRange: Double
     private static let barWidth = 20
+    private let json: JSONLinesOutput
 
     /// - Parameters:
-    ///   - start: time zero of `t_s`, on the events' clock (MonotonicTime).
+    ///   - start: time zero of the timestamps, on the events' clock (MonotonicTime).
     ///   - write: where output goes (standard output by default, flushed).
-    init(mode: Mode, zones: ZoneMap, start: Double, write: @escaping (String) -> Void = RangeScreen.standardOutput) {
+    init(mode: Mode, zones: ZoneMap, start: Double, write: @escaping @Sendable (String) -> Void = RangeScreen.standardOutput) {
         self.mode = mode
         self.zones = zones
         self.start = start
         self.write = write
         barRange = max(6, (zones.boundaries.last ?? 3) * 2)
+        json = JSONLinesOutput(write: write, notes: RangeScreen.standardError)
     }
 
-    static func standardOutput(_ text: String) {
+    /// The run output for this screen: itself, or the JSON lines in JSON mode.
+    var output: any RunOutput { mode == .json ? json : self }
+
+    @Sendable static func standardOutput(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    /// Announces an accessory before it reports anything (so its line shows at once).
-    func add(_ identity: AccessoryIdentity) {
-        lock.withLock { _ = rowIndex(identity) }
+    @Sendable static func standardError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    func runStarted(_ context: RunContext) {
+        lock.withLock {
+            for identity in context.accessories where !rows.contains(where: { $0.status.identity.id == identity.id }) {
+                rows.append(Row(status: AccessoryStatus(identity: identity)))
+            }
+        }
     }
 
     /// A note for people (what is being done, the summary): above the live lines, or on
@@ -81,110 +89,70 @@ final class RangeScreen: @unchecked Sendable {
 
     private func noteLocked(_ text: String) {
         switch mode {
-        case .json: FileHandle.standardError.write(Data((text + "\n").utf8))
+        case .json: Self.standardError(text + "\n")
         case .plain: write(text + "\n")
         case .live: finished ? write(text + "\n") : redraw(above: [text])
         }
     }
 
-    /// Shows what a zone-trigger hook did: a line above the live lines, or in JSON mode an
-    /// object with `event` `hook` and `accessory`, `name`, `hook`, `trigger`, `zone`,
-    /// `exit_code`, `signal`, `timed_out`, `duration_s`, `coalesced_events`.
-    func hook(_ outcome: HookOutcome) {
-        lock.withLock {
-            guard mode == .json else {
-                noteLocked("hook \(outcome)")
-                return
-            }
-            var exitCode: Int?
-            var signal: Int?
-            switch outcome.status {
-            case .exited(let code): exitCode = Int(code)
-            case .signaled(let number): signal = Int(number)
-            case .failedToStart: break
-            }
-            let line = JSONLine([
-                ("t_s", .number(max(0, MonotonicTime.seconds() - start), 3)), ("event", .string("hook")),
-                ("accessory", .string(outcome.event.accessoryID)), ("name", .string(outcome.event.accessoryName)),
-                ("hook", .string(outcome.hookName)), ("trigger", .string(outcome.event.kind.rawValue)),
-                ("zone", .string(outcome.event.zone)), ("exit_code", .int(exitCode)), ("signal", .int(signal)),
-                ("timed_out", .bool(outcome.timedOut)), ("duration_s", .number(outcome.duration, 3)),
-                ("coalesced_events", .int(outcome.coalescedEvents)),
-            ])
-            write(line.text + "\n")
-        }
+    /// Shows what a zone-trigger hook did: a line above the live lines.
+    func hookFinished(_ outcome: HookOutcome, at time: Double) {
+        lock.withLock { noteLocked("hook \(outcome)") }
     }
 
     /// Shows one event.
-    func handle(_ event: NearbySessionEvent) {
-        lock.withLock { handleLocked(event) }
+    func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
+        lock.withLock { handleLocked(event, status: status) }
     }
 
-    private func handleLocked(_ event: NearbySessionEvent) {
-        if mode == .json {
-            write(SessionJSON.object(for: event, start: start, zones: zones) + "\n")
-            return
-        }
-        let index = event.accessory.map(rowIndex)
-        var line: String?
-        switch event.kind {
-        case .update(let update):
-            guard let index else { return }
-            rows[index].distance = update.distance
-            rows[index].azimuth = update.direction?.azimuth
-            rows[index].zone = update.zone.map(zoneName)
-            rows[index].held = update.isHeld || update.state != .tracking
-            if update.sample.isValid {
-                rows[index].times.append(update.timestamp)
-                if rows[index].times.count > 10 { rows[index].times.removeFirst() }
-            }
-            if mode == .plain, update.timestamp - rows[index].lastPlain >= 1 {
-                rows[index].lastPlain = update.timestamp
-                write(timestamp(event.time) + "  " + render(rows[index], colour: false) + "\n")
-            }
-        case .state(let state):
-            if let index { rows[index].state = state.name }
-            switch state {
-            case .ranging, .failed, .stopped, .connecting: line = event.description
-            default: break
-            }
-        case .ranging(let ranging, _):
-            if let index, case .lost = ranging { rows[index].distance = nil; rows[index].zone = nil }
-            line = event.description
-        case .configured(let plan, let latency):
-            line = "\(event.accessory?.displayName ?? "?"): \(plan.summary); 0x01 -> 0x0B in \(latency)"
-        case .retry, .uwb, .link, .device, .error:
-            line = event.description
-        }
-        guard mode == .live else {
-            if let line { write(timestamp(event.time) + "  " + line + "\n") }
-            return
-        }
-        if let line {
-            redraw(above: [timestamp(event.time) + "  " + line])
-        } else if ContinuousClock.now - lastDraw >= .milliseconds(100) {
-            redraw(above: [])
-        }
-    }
-
-    /// Final drawing: the lines as they stand, cursor below them; later notes go below.
-    func finish() {
+    func runFinished(_ summary: RunSummary) async {
         lock.withLock {
             if mode == .live { redraw(above: []) }
             finished = true
         }
     }
 
-    // MARK: Drawing
-
-    private func rowIndex(_ identity: AccessoryIdentity) -> Int {
-        if let index = rows.firstIndex(where: { $0.identity.id == identity.id }) { return index }
-        rows.append(Row(identity: identity))
-        return rows.count - 1
+    private func handleLocked(_ event: NearbySessionEvent, status: AccessoryStatus?) {
+        let index = status.map(rowIndex)
+        if let index, let status { rows[index].status = status }
+        var lines: [String] = []
+        switch event.kind {
+        case .update(let update):
+            guard let index else { return }
+            lines = update.events.map { "\(event.accessory?.displayName ?? "?"): \($0.summary)" }
+            if mode == .plain, update.timestamp - rows[index].lastPlain >= 1 {
+                rows[index].lastPlain = update.timestamp
+                for line in lines { write(timestamp(event.time) + "  " + line + "\n") }
+                lines = []
+                write(timestamp(event.time) + "  " + render(rows[index].status, colour: false) + "\n")
+            }
+        case .state(let state):
+            switch state {
+            case .ranging, .failed, .stopped, .connecting: lines = [event.description]
+            default: break
+            }
+        case .configured(let plan, let latency):
+            lines = ["\(event.accessory?.displayName ?? "?"): \(plan.summary); 0x01 -> 0x0B in \(latency)"]
+        case .ranging, .dropped, .retry, .uwb, .link, .device, .error:
+            lines = [event.description]
+        }
+        guard mode == .live else {
+            for line in lines { write(timestamp(event.time) + "  " + line + "\n") }
+            return
+        }
+        if !lines.isEmpty {
+            redraw(above: lines.map { timestamp(event.time) + "  " + $0 })
+        } else if ContinuousClock.now - lastDraw >= .milliseconds(100) {
+            redraw(above: [])
+        }
     }
 
-    private func zoneName(_ index: Int) -> String {
-        zones.zones.indices.contains(index) ? zones.zones[index].name : "zone \(index)"
+    // MARK: Drawing
+
+    private func rowIndex(_ status: AccessoryStatus) -> Int {
+        if let index = rows.firstIndex(where: { $0.status.identity.id == status.identity.id }) { return index }
+        rows.append(Row(status: status))
+        return rows.count - 1
     }
 
     private func timestamp(_ time: Double) -> String {
@@ -195,15 +163,15 @@ final class RangeScreen: @unchecked Sendable {
     private func redraw(above lines: [String]) {
         var out = drawnRows > 0 ? "\u{1B}[\(drawnRows)F" : "\r"
         for line in lines { out += "\u{1B}[2K" + line + "\n" }
-        for row in rows { out += "\u{1B}[2K" + render(row, colour: true) + "\n" }
+        for row in rows { out += "\u{1B}[2K" + render(row.status, colour: true) + "\n" }
         out += "\u{1B}[J"
         drawnRows = rows.count
         lastDraw = .now
         write(out)
     }
 
-    private func render(_ row: Row, colour: Bool) -> String {
-        let nameWidth = max(8, rows.map(\.identity.displayName.count).max() ?? 8)
+    private func render(_ row: AccessoryStatus, colour: Bool) -> String {
+        let nameWidth = max(8, rows.map(\.status.identity.displayName.count).max() ?? 8)
         var line = row.identity.displayName.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
         if let distance = row.distance {
             line += String(format: " %6.2f m ", distance) + bar(distance)
@@ -216,17 +184,13 @@ final class RangeScreen: @unchecked Sendable {
         } else {
             line += "        "
         }
-        let zone = (row.zone ?? "-").padding(toLength: max(5, zones.zones.map(\.name.count).max() ?? 5), withPad: " ", startingAt: 0)
-        line += "  " + (colour ? Self.coloured(zone, zoneIndex: zones.zones.firstIndex { $0.name == row.zone }) : zone)
-        line += String(format: "  %4.1f Hz", rate(row))
-        let state = row.held && row.state == "ranging" ? "ranging (held)" : row.state
-        line += "  " + (colour && row.state == "failed" ? "\u{1B}[31m\(state)\u{1B}[0m" : state)
+        let zone = (row.zone?.name ?? "-").padding(toLength: max(5, zones.zones.map(\.name.count).max() ?? 5), withPad: " ", startingAt: 0)
+        line += "  " + (colour ? Self.coloured(zone, zoneIndex: row.zone?.index) : zone)
+        line += String(format: "  %4.1f Hz", row.updateRate)
+        let held = row.isHeld || row.tracking != .tracking
+        let state = held && row.sessionState == "ranging" ? "ranging (held)" : row.sessionState
+        line += "  " + (colour && row.sessionState == "failed" ? "\u{1B}[31m\(state)\u{1B}[0m" : state)
         return line
-    }
-
-    private func rate(_ row: Row) -> Double {
-        guard row.times.count >= 2, let first = row.times.first, let last = row.times.last, last > first else { return 0 }
-        return Double(row.times.count - 1) / (last - first)
     }
 
     private func bar(_ distance: Double) -> String {

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Hooks
 import Logging
+import NIProtocol
 import NearbyConfig
+import NearbyRuntime
 import NearbySupport
 import Ranging
 
@@ -69,35 +71,29 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let file = try configOptions.load()
-        let settings = file.configuration.overridden(by: try flags())
-        logOptions.bootstrap(output: settings.output)
+        let configuration = file.configuration.overridden(by: try flags())
+        logOptions.bootstrap(output: configuration.output)
         let logger = Logger(label: "nearby.replay")
-        let pipeline: RangingPipeline<ConfiguredFilter>
+        let settings: RunSettings
         do {
-            pipeline = try settings.makePipeline()
-            try settings.validateHooks()
+            settings = try RunSettings(configuration: configuration)
         } catch {
             throw ValidationError("\(error)")
         }
         if file.configuration.hooks != nil, hookOptions.hasTriggers {
             logger.notice("the hooks of \(file.path ?? "the config file") are not used: hooks were given on the command line")
         }
-        let output = ReplayOutput(json: settings.output.json ?? false, zones: pipeline.zones)
-        let runner = HookRunner(hooks: settings.effectiveHooks, logger: Logger(label: "nearby.hooks"))
-        let printer = Task {
-            var failures = 0
-            for await outcome in runner.outcomes() {
-                if !outcome.succeeded { failures += 1 }
-                output.hook(outcome)
-            }
-            return failures
-        }
+        let output: any RunOutput =
+            configuration.output.json == true
+            ? JSONLinesOutput(write: RangeScreen.standardOutput, notes: RangeScreen.standardError) : ReplayText()
+        let identity = AccessoryIdentity(id: accessoryID ?? Self.fileName(trace), displayName: accessory)
+        let context = RunContext(accessories: [identity], zones: settings.zones, start: 0, wallStart: Date().timeIntervalSince1970)
+        // A runner even without hooks, so the summary counts the same way.
+        let run = RangingRun(
+            context: context, outputs: [output], hooks: HookRunner(hooks: settings.hooks, logger: Logger(label: "nearby.hooks")))
         let signals = SignalStream([SIGINT, SIGTERM])
         let replay = Task {
-            try await Self.replay(
-                trace: trace, speed: speed, pipeline: pipeline,
-                builder: HookEventBuilder(accessoryName: accessory, accessoryID: accessoryID ?? Self.fileName(trace), zones: pipeline.zones),
-                runner: runner, output: output)
+            try await TraceReplay.replay(path: trace, speed: speed, identity: identity, settings: settings, into: run)
         }
         let interrupt = Task {
             for await _ in signals.stream {
@@ -110,79 +106,27 @@ struct ReplayCommand: AsyncParsableCommand {
         signals.cancel()
         var interrupted = false
         if case .failure(is CancellationError) = result { interrupted = true }
-        if interrupted {
-            // Hooks run in their own sessions (the terminal's Ctrl-C does not reach them): end them.
-            await runner.cancel()
-        } else {
-            await runner.finish()
-        }
-        let failures = await printer.value
-        let statistics = await runner.statistics()
         switch result {
         case .failure(let error as TraceError):
+            _ = await run.finish(interrupted: true)
             UWBConsole.error("error: \(error)")
             throw NearbyExit.failure
         case .failure(let error as FileSystemError):
+            _ = await run.finish(interrupted: true)
             UWBConsole.error("error: \(error)")
             throw NearbyExit.failure
         case .failure(is CancellationError):
+            _ = await run.finish(interrupted: true)
             UWBConsole.error("interrupted; hooks still running were ended")
             throw ExitCode(130)
         case .failure(let error):
+            _ = await run.finish(interrupted: true)
             UWBConsole.error("error: \(error)")
             throw NearbyExit.failure
-        case .success(let summary):
-            output.summary(summary, hookRuns: statistics.runs, hookFailures: failures, dropped: statistics.dropped)
+        case .success:
+            let summary = await run.finish(interrupted: interrupted)
+            if summary.hookFailures > 0 { throw NearbyExit.failure }
         }
-        if failures > 0 { throw NearbyExit.failure }
-    }
-
-    /// What a replay saw.
-    struct Summary: Sendable {
-        var samples = 0
-        var events = 0
-        var duration = 0.0
-    }
-
-    private static func replay(
-        trace: String, speed: Double, pipeline: RangingPipeline<ConfiguredFilter>, builder: HookEventBuilder,
-        runner: HookRunner, output: ReplayOutput
-    ) async throws -> Summary {
-        var pipeline = pipeline
-        var builder = builder
-        var reader = try LineReader(path: trace)
-        var parser = TraceParser(source: trace)
-        let clock = ContinuousClock()
-        let start = clock.now
-        var first: Double?
-        var summary = Summary()
-        var events: [RangingEvent] = []
-        while let line = try reader.next() {
-            guard let record = try parser.parse(line: line.text, number: line.number) else { continue }
-            let time = record.sample.timestamp
-            let origin = first ?? time
-            first = origin
-            if speed > 0 {
-                try await clock.sleep(until: start + .seconds((time - origin) / speed))
-            } else {
-                try Task.checkCancellation()
-            }
-            events.removeAll(keepingCapacity: true)
-            let update = pipeline.process(record.sample) { events.append($0) }
-            summary.samples += 1
-            summary.duration = time - origin
-            output.update(update, origin: origin)
-            let hookEvents = builder.events(for: events, distance: update.distance)
-            var submitted = false
-            for (event, hookEvent) in zip(events, hookEvents) {
-                summary.events += 1
-                output.event(hookEvent, at: event.timestamp - origin)
-                if runner.submit(hookEvent) { submitted = true }
-            }
-            if speed == 0 && submitted { await runner.waitUntilIdle() }
-        }
-        try parser.finish()
-        return summary
     }
 
     private static func fileName(_ path: String) -> String {

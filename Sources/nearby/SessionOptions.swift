@@ -1,6 +1,7 @@
 import ArgumentParser
 import Hooks
 import Logging
+import NearbyRuntime
 import NearbyConfig
 import NearbyInteraction
 import Ranging
@@ -89,44 +90,16 @@ struct SessionOptions: ParsableArguments {
         return settings
     }
 
-    /// The session configuration `settings` describe: dialect and key order from the flags;
-    /// filter (with the file's parameters), zones, lost-after and retry policy from `settings`.
+    /// The run's settings for `configuration` (the effective one from ``settings(transports:hookCommand:)``):
+    /// dialect and key order from the flags; filter, zones, lost-after, retry policy and hooks
+    /// from `configuration`.
     /// - Parameter timeScale: simulated seconds per real second (`nearby demo --speed`).
-    /// - Throws: `ValidationError` for an invalid zone map or retry policy.
-    func sessionConfiguration(_ settings: NearbyConfiguration, timeScale: Double = 1) throws -> AccessorySessionConfiguration {
-        let zones: ZoneMap
+    /// - Throws: `ValidationError` naming the section for invalid zones, retry policy or hooks.
+    func runSettings(_ configuration: NearbyConfiguration, timeScale: Double = 1) throws -> RunSettings {
         do {
-            zones = try settings.zoneMap()
-        } catch {
-            throw ValidationError("\(error)")
+            return try RunSettings(configuration: configuration, dialect: try niDialect(), keyByteOrder: try keyByteOrder(), timeScale: timeScale)
+        } catch let error as RunSettingsError {
+            throw ValidationError(error.section == "retry" ? "configuration file: \(error)" : "\(error)")
         }
-        let retry = try Self.retryPolicy(settings.retry)
-        return AccessorySessionConfiguration(
-            dialect: try niDialect(), planning: SessionPlanningOptions(keyByteOrder: try keyByteOrder()), retry: retry,
-            filter: settings.filter.effectiveSpec,
-            filters: (settings.filter.distanceFilter(), settings.filter.angleFilter()),
-            zones: zones, lostAfter: settings.zones.effectiveLostAfter, timeScale: timeScale)
-    }
-
-    /// The configuration file's `[retry]` over ``RetryPolicy/default``.
-    /// - Throws: `ValidationError` naming the field when the result is not a valid policy.
-    static func retryPolicy(_ settings: RetrySettings) throws -> RetryPolicy {
-        var policy = RetryPolicy.default
-        if let attempts = settings.maxAttempts { policy.maxAttempts = attempts }
-        if let initial = settings.initialBackoff { policy.initialBackoff = .milliseconds(Int64(initial * 1000)) }
-        if let maximum = settings.maxBackoff { policy.maxBackoff = .milliseconds(Int64(maximum * 1000)) }
-        if let timeout = settings.rangingTimeout { policy.rangingTimeout = .milliseconds(Int64(timeout * 1000)) }
-        do {
-            try policy.validate()
-        } catch {
-            throw ValidationError("configuration file: \(error)")
-        }
-        return policy
-    }
-
-    /// The hook runner for `settings`' hooks (`nil` when there are none).
-    func hookRunner(_ settings: NearbyConfiguration) -> HookRunner? {
-        let hooks = settings.effectiveHooks
-        return hooks.isEmpty ? nil : HookRunner(hooks: hooks, logger: Logger(label: "nearby.hooks"))
     }
 }

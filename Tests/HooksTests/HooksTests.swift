@@ -87,15 +87,18 @@ import Testing
 }
 
 /// Ranging events -> hook events.
-@Suite struct HookEventBuilderTests {
+@Suite struct HookEventMappingTests {
+    static func zone(_ index: Int) -> ZoneRef { ZoneRef(index: index, name: ZoneMap.standard.zones[index].name) }
+
     @Test func zoneNamesAndPreviousZonesThroughATransitionSequence() {
-        var builder = HookEventBuilder(accessoryName: "tag", accessoryID: "id-1", zones: .standard)
         let sequence: [RangingEvent] = [
-            .found(at: 0), .entered(zone: 2, at: 0), .exited(zone: 2, at: 3), .entered(zone: 1, at: 3),
-            .exited(zone: 1, at: 5), .entered(zone: 0, at: 5), .lost(at: 9), .exited(zone: 0, at: 9),
-            .found(at: 12), .entered(zone: 1, at: 12),
+            .found(at: 0), .zoneChanged(from: nil, to: Self.zone(2), at: 0), .zoneChanged(from: Self.zone(2), to: Self.zone(1), at: 3),
+            .zoneChanged(from: Self.zone(1), to: Self.zone(0), at: 5), .lost(at: 9, zone: Self.zone(0)),
+            .zoneChanged(from: Self.zone(0), to: nil, at: 9), .found(at: 12), .zoneChanged(from: nil, to: Self.zone(1), at: 12),
         ]
-        let events = builder.events(for: sequence, distance: 2.5, timestamp: 100)
+        let events = sequence.flatMap {
+            HookEvent.events(for: $0, accessoryName: "tag", accessoryID: "id-1", distance: 2.5, timestamp: 100)
+        }
         #expect(events.map(\.kind) == [.found, .enter, .exit, .enter, .exit, .enter, .lost, .exit, .found, .enter])
         #expect(events.map(\.zone) == [nil, "far", "far", "mid", "mid", "near", nil, "near", nil, "mid"])
         #expect(events.map(\.previousZone) == [nil, nil, "far", "far", "mid", "mid", "near", "near", nil, nil])
@@ -109,13 +112,14 @@ import Testing
         let text = try String(contentsOf: url, encoding: .utf8)
         var parser = TraceParser(source: url.path)
         var pipeline = RangingPipeline(filter: .default, zones: .standard)
-        var builder = HookEventBuilder(accessoryName: "walker", accessoryID: "w", zones: pipeline.zones)
         var hookEvents: [HookEvent] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             guard let record = try parser.parse(line: line, number: number + 1) else { continue }
-            var events: [RangingEvent] = []
-            let update = pipeline.process(record.sample) { events.append($0) }
-            hookEvents += builder.events(for: events, distance: update.distance)
+            let update = pipeline.process(record.sample)
+            for event in update.events {
+                hookEvents += HookEvent.events(
+                    for: event, accessoryName: "walker", accessoryID: "w", distance: update.distance, timestamp: event.timestamp)
+            }
         }
         let entered = hookEvents.filter { $0.kind == .enter }
         #expect(entered.map(\.zone) == ["far", "mid", "near", "mid", "far", "mid", "near", "mid", "far"])

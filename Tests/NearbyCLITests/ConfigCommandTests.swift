@@ -30,7 +30,7 @@ import Testing
         #expect(run.stdout.contains("filter: kalman (parameters set for kalman, one_euro, hampel)"))
         #expect(run.stdout.contains("hooks: 2\n"))
         #expect(run.stdout.contains("transports: hci hci:0, uwb usb:1915:520f"))
-        #expect(run.stdout.contains("retry: max_attempts 5, initial_backoff 0.5 s, max_backoff 30 s, ranging_timeout 5 s"))
+        #expect(run.stdout.contains("retry: max_attempts 5, initial_backoff 0.5 s, max_backoff 30 s"))
         #expect(run.stdout.contains("output: json false, color auto, log level warning"))
     }
 

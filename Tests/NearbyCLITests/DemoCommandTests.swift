@@ -28,7 +28,7 @@ import Testing
                 #expect(updates.last?[key] != nil, "\(id): update without \(key)")
             }
             // walk-in: from 8 m to 0.5 m, so far → mid → near.
-            let entered = mine.filter { $0["event"] as? String == "ranging" && $0["type"] as? String == "entered" }.compactMap { $0["zone"] as? String }
+            let entered = mine.filter { $0["event"] as? String == "ranging" && $0["type"] as? String == "zone" }.compactMap { $0["to"] as? String }
             let lost = mine.filter { $0["event"] as? String == "ranging" && $0["type"] as? String == "lost" }.count
             #expect(entered == ["far", "mid", "near"] && lost == 0, "\(id): \(entered), \(lost) lost")
             let last = try #require(updates.last?["distance_m"] as? Double)

@@ -74,7 +74,7 @@ import Testing
             "--record", trace, "--store", RangeCommandTests.emptyStore(),
         ])
         defer { range.terminate() }
-        try await range.waitForOutput("\"event\":\"ranging\",\"accessory\":\"\(NIAccessoryPeer.address)\",\"name\":\"\(NIAccessoryPeer.address)\",\"type\":\"entered\",\"zone\":\"mid\"", timeout: .seconds(60))
+        try await range.waitForOutput("\"event\":\"ranging\",\"accessory\":\"\(NIAccessoryPeer.address)\",\"name\":\"\(NIAccessoryPeer.address)\",\"type\":\"zone\",\"from\":null,\"to\":\"mid\"", timeout: .seconds(60))
         for _ in 0..<200 where range.stdout.components(separatedBy: "\"event\":\"update\"").count < 6 {
             try await Task.sleep(for: .milliseconds(50))
         }

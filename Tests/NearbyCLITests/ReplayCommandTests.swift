@@ -55,26 +55,33 @@ import Testing
         let run = try await nearby(["replay", Self.walk, "--speed", "0", "--json", "--on-exit", "mid", "--", "/bin/echo", "bye"])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try jsonLines(run.stdout)
-        let byType = Dictionary(grouping: lines) { $0["type"] as? String ?? "?" }
-        #expect(Set(byType.keys) == ["update", "event", "hook", "summary"])
-        #expect(byType["update"]?.count == 449)
-        #expect(Set(byType["update"]![0].keys) == [
-            "type", "t_s", "distance_m", "velocity_mps", "azimuth_deg", "elevation_deg", "confidence", "zone", "state", "held",
+        // The same objects as nearby range --json (RunJSON): `event` names the kind.
+        let byEvent = Dictionary(grouping: lines) { $0["event"] as? String ?? "?" }
+        #expect(Set(byEvent.keys) == ["update", "ranging", "hook", "summary"])
+        #expect(byEvent["update"]?.count == 449)
+        #expect(Set(byEvent["update"]![0].keys) == [
+            "t_s", "event", "accessory", "name", "distance_m", "velocity_mps", "azimuth_deg", "elevation_deg", "confidence", "zone",
+            "held", "tracking", "raw_distance_m", "status",
         ])
-        #expect(Set(byType["event"]![0].keys) == ["type", "t_s", "event", "zone", "previous_zone", "accessory", "accessory_id", "distance_m"])
-        #expect(byType["event"]!.filter { $0["event"] as? String == "enter" }.map { $0["zone"] as? String } == Self.entered)
-        let hooks = byType["hook"]!
+        let zoneChanges = byEvent["ranging"]!.filter { $0["type"] as? String == "zone" }
+        #expect(Set(zoneChanges[0].keys) == ["t_s", "event", "accessory", "name", "type", "from", "to", "zone"])
+        #expect(zoneChanges.map { $0["to"] as? String } == Self.entered, "one object per zone change")
+        #expect(zoneChanges.dropFirst().map { $0["from"] as? String } == Array(Self.entered.dropLast()))
+        #expect(byEvent["ranging"]!.filter { $0["type"] as? String == "found" }.count == 1)
+        let hooks = byEvent["hook"]!
         #expect(hooks.count == 4)
         #expect(Set(hooks[0].keys) == [
-            "type", "hook", "event", "zone", "exit_code", "signal", "error", "timed_out", "duration_s", "coalesced_events", "stdout", "stderr",
+            "t_s", "event", "accessory", "name", "hook", "trigger", "zone", "previous_zone", "exit_code", "signal", "error", "timed_out",
+            "duration_s", "coalesced_events", "stdout", "stderr",
         ])
         #expect(hooks.allSatisfy { $0["exit_code"] as? Int == 0 && $0["stdout"] as? String == "bye\n" && $0["zone"] as? String == "mid" })
-        let summary = try #require(byType["summary"]?.first)
-        #expect(summary["samples"] as? Int == 449)
-        #expect(summary["events"] as? Int == 18)
-        #expect(summary["hook_runs"] as? Int == 4)
-        #expect(summary["hook_failures"] as? Int == 0)
-        #expect(lines.last?["type"] as? String == "summary")
+        let summaries = try #require(byEvent["summary"])
+        #expect(summaries.first?["updates"] as? Int == 449)
+        #expect(summaries.first?["zone_changes"] as? Int == 9)
+        let total = try #require(summaries.last)
+        #expect(total["hook_runs"] as? Int == 4)
+        #expect(total["hook_failures"] as? Int == 0)
+        #expect(lines.last?["event"] as? String == "summary")
     }
 
     @Test func accessoryNamesCannotInject() async throws {
@@ -85,7 +92,7 @@ import Testing
             "--on-found", "--", "/usr/bin/env",
         ])
         #expect(run.status == 0, "\(run.stderr)")
-        let hook = try #require(try jsonLines(run.stdout).first { $0["type"] as? String == "hook" })
+        let hook = try #require(try jsonLines(run.stdout).first { $0["event"] as? String == "hook" })
         let environment = (hook["stdout"] as? String ?? "").split(separator: "\n").map(String.init)
         #expect(environment.contains("NEARBY_ACCESSORY=$(touch \(marker)); `touch \(marker)`"))
         #expect(environment.contains("touch \(marker)"), "the newline arrives verbatim, as part of the value")

@@ -32,7 +32,7 @@ import Testing
         #expect(hooks[1].run == ["/bin/sh", "-c", "echo \"lost $NEARBY_ACCESSORY at $NEARBY_TIMESTAMP\" >> \"$HOME/nearby-lost.log\""])
         #expect(hooks[1].timeout == HookDefinition.defaultTimeout)
         #expect(config.transports == TransportSettings(hci: "hci:0", uwb: "usb:1915:520f"))
-        #expect(config.retry == RetrySettings(maxAttempts: 5, initialBackoff: 0.5, maxBackoff: 30, rangingTimeout: 5))
+        #expect(config.retry == RetrySettings(maxAttempts: 5, initialBackoff: 0.5, maxBackoff: 30))
         #expect(config.output == OutputSettings(json: false, color: .auto, logLevel: .warning))
         #expect(try config.zoneMap() == ZoneMap.standard.withoutFeatures)
         #expect(config.summary.contains("zones: near < 1.5 m, mid < 3 m, far; hysteresis 0.2 m, dwell 0.3 s, lost after 2 s"))
@@ -322,10 +322,10 @@ import Testing
         var pipeline = try config.makePipeline()
         #expect(pipeline.lostAfter == 0.5)
         #expect(pipeline.zones.zones.map(\.name) == ["inside", "outside"])
-        var events: [RangingEvent] = []
-        _ = pipeline.process(RangeSample(timestamp: 0, distance: 1)) { events.append($0) }
-        pipeline.tick(now: 1) { events.append($0) }
-        #expect(events == [.found(at: 0), .entered(zone: 0, at: 0), .lost(at: 0.5), .exited(zone: 0, at: 0.5)])
+        var events = Array(pipeline.process(RangeSample(timestamp: 0, distance: 1)).events)
+        events += pipeline.tick(now: 1)
+        let inside = ZoneRef(index: 0, name: "inside")
+        #expect(events == [.found(at: 0), .zoneChanged(from: nil, to: inside, at: 0), .lost(at: 0.5, zone: inside), .zoneChanged(from: inside, to: nil, at: 0.5)])
     }
 }
 

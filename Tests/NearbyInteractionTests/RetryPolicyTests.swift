@@ -27,7 +27,7 @@ import Testing
     @Test func defaultsAreDocumented() throws {
         let policy = RetryPolicy.default
         #expect(policy.maxAttempts == 5 && policy.initialBackoff == .milliseconds(250) && policy.maxBackoff == .seconds(8))
-        #expect(policy.multiplier == 2 && policy.rangingTimeout == .seconds(5))
+        #expect(policy.multiplier == 2)
         #expect(policy.schedule == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(4)])
         try policy.validate()
     }
@@ -39,7 +39,6 @@ import Testing
         }
         #expect(throws: RetryPolicyError.self) { try RetryPolicy(multiplier: .nan).validate() }
         #expect(throws: RetryPolicyError.self) { try RetryPolicy(initialBackoff: .seconds(2), maxBackoff: .seconds(1)).validate() }
-        #expect(throws: RetryPolicyError.self) { try RetryPolicy(rangingTimeout: .zero).validate() }
         #expect(RetryPolicyError(field: "multiplier", problem: "is 0.5, must be a finite number ≥ 1").description
             == "retry policy: multiplier is 0.5, must be a finite number ≥ 1")
     }

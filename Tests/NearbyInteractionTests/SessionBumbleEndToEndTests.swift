@@ -65,7 +65,7 @@ import NIProtocol
         defer { rig.peer.terminate() }
         let (peer, channel, client) = (rig.peer, rig.channel, rig.client)
         let manager = NearbySessionManager(
-            client: client, configuration: fastSessionConfiguration(rangingTimeout: .seconds(3)), logger: sessionTestLogger)
+            client: client, configuration: fastSessionConfiguration(lostAfter: 3), logger: sessionTestLogger)
         let recorder = EventRecorder(manager.events)
         let id = NIAccessoryPeer.address
         try await manager.add(AccessoryIdentity(id: id, displayName: "bumble"), channel: channel)

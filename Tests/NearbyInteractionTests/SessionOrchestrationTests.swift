@@ -32,7 +32,10 @@ import NIProtocol
         let latency = configured.1
         #expect(latency.ownWork > .zero && latency.uwbConfiguration > .zero, "\(latency)")
         #expect(latency.ownWork + latency.uwbConfiguration + latency.send == latency.total)
-        #expect(harness.recorder.events.contains { if case .ranging(.entered, let zone) = $0.kind { zone == "mid" } else { false } })
+        #expect(harness.recorder.events.contains { event in
+            guard case .update(let update) = event.kind else { return false }
+            return update.events.zoneEntered?.to.name == "mid"
+        })
         await harness.shutdown()
         #expect(await accessory.received.last == .stop, "stop (0x0C) sent on the way out")
         #expect(harness.recorder.states(of: "sim-1").last == .stopped)
@@ -118,7 +121,7 @@ import NIProtocol
     }
 
     @Test func aSilentAccessoryIsGivenUpWithAClearReason() async throws {
-        let harness = try await SessionHarness.make(configuration: fastSessionConfiguration(maxAttempts: 3, rangingTimeout: .seconds(1)))
+        let harness = try await SessionHarness.make(configuration: fastSessionConfiguration(maxAttempts: 3, lostAfter: 1))
         try await harness.addAll()
         try await harness.recorder.waitForUpdates(3, of: "sim-1")
         await harness.demo.accessories[0].accessory.setFault(.silent)

@@ -19,7 +19,7 @@ final class EventRecorder: Sendable {
     private let box = Box()
     private let task: Task<Void, Never>
 
-    init(_ stream: AsyncStream<NearbySessionEvent>) {
+    init<Events: AsyncSequence<NearbySessionEvent, Never> & Sendable>(_ stream: Events) {
         let box = box
         task = Task {
             for await event in stream { box.state.withLock { $0.events.append(event) } }
@@ -118,19 +118,19 @@ let sessionTestLogger: Logger = {
     return logger
 }()
 
-/// Short backoff for tests (real time; the world runs faster than real time). The timeouts (3 s)
-/// are long enough that a test not about them sees no retry on a loaded 2-core machine; tests
-/// about a timeout pass a shorter one.
+/// Short backoff for tests (real time; the world runs faster than real time). The timeouts and
+/// the silence before `lost` (which starts a recovery) are 3 s: long enough that a test not
+/// about them sees no retry on a loaded 2-core machine; tests about a timeout pass a shorter one.
 func fastSessionConfiguration(
-    maxAttempts: Int = 4, rangingTimeout: Duration = .seconds(3), configurationTimeout: Duration = .seconds(3),
+    maxAttempts: Int = 4, lostAfter: Double = 3, configurationTimeout: Duration = .seconds(3),
     startTimeout: Duration = .seconds(3), rangingIntervalMS: UInt16? = 100
 ) -> AccessorySessionConfiguration {
     AccessorySessionConfiguration(
         planning: SessionPlanningOptions(rangingIntervalMS: rangingIntervalMS),
         retry: RetryPolicy(
-            maxAttempts: maxAttempts, initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(200), multiplier: 2,
-            rangingTimeout: rangingTimeout),
-        configurationTimeout: configurationTimeout, startTimeout: startTimeout, reconnectTimeout: .seconds(2))
+            maxAttempts: maxAttempts, initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(200), multiplier: 2),
+        configurationTimeout: configurationTimeout, startTimeout: startTimeout, reconnectTimeout: .seconds(2),
+        lostAfter: lostAfter)
 }
 
 /// A demo world with `accessories` virtual accessories, started, plus an opened host client

@@ -11,7 +11,9 @@ struct Recorder {
     }
 
     mutating func feed(_ sample: RangeSample) -> RangingUpdate {
-        pipeline.process(sample) { events.append($0) }
+        let update = pipeline.process(sample)
+        events.append(contentsOf: update.events)
+        return update
     }
 
     mutating func feed(_ t: Double, _ distance: Double?, status: UInt8 = 0) -> RangingUpdate {
@@ -19,7 +21,7 @@ struct Recorder {
     }
 
     mutating func tick(_ t: Double) {
-        pipeline.tick(now: t) { events.append($0) }
+        events.append(contentsOf: pipeline.tick(now: t))
     }
 }
 
@@ -27,9 +29,9 @@ struct Recorder {
     @Test func firstSampleIsFoundAndEntersItsZone() {
         var r = Recorder()
         let update = r.feed(0.5, 1.0)
-        #expect(r.events == [.found(at: 0.5), .entered(zone: 0, at: 0.5)])
+        #expect(r.events == [.found(at: 0.5), .change(nil, 0, at: 0.5)])
         #expect(update.distance == 1.0)
-        #expect(update.zone == 0)
+        #expect(update.zone?.index == 0)
         #expect(update.isHeld == false)
         #expect(update.confidence == 1)
         #expect(update.state == .tracking)
@@ -44,7 +46,7 @@ struct Recorder {
         #expect(r.events.isEmpty)
         r.tick(3.05)
         // Lost at the moment the 2 s limit passed (last sample 1.0 s), and the zone is left.
-        #expect(r.events == [.lost(at: 3.0), .exited(zone: 1, at: 3.0)])
+        #expect(r.events == [.lostIn(1, at: 3.0), .change(1, nil, at: 3.0)])
         #expect(r.pipeline.state == .lost)
         #expect(r.pipeline.currentZone == nil)
         r.tick(10)
@@ -56,7 +58,7 @@ struct Recorder {
         for i in 0...10 { _ = r.feed(Double(i) * 0.1, 2.0) }
         r.events.removeAll()
         let update = r.feed(5.0, 1.0)
-        #expect(r.events == [.lost(at: 3.0), .exited(zone: 1, at: 3.0), .found(at: 5.0), .entered(zone: 0, at: 5.0)])
+        #expect(r.events == [.lostIn(1, at: 3.0), .change(1, nil, at: 3.0), .found(at: 5.0), .change(nil, 0, at: 5.0)])
         // Filter state was reset: the new estimate is the new sample, not a blend with 2 m.
         #expect(update.distance == 1.0)
         #expect(update.velocity == 0)
@@ -85,7 +87,7 @@ struct Recorder {
         let afterLoss = r.feed(2.1, nil, status: 0x21)  // error status at 2.1 s: lost at 2.0 s
         #expect(afterLoss.state == .lost)
         #expect(afterLoss.distance == nil && afterLoss.zone == nil && afterLoss.confidence == 0)
-        #expect(r.events == [.lost(at: 2.0), .exited(zone: 1, at: 2.0)])
+        #expect(r.events == [.lostIn(1, at: 2.0), .change(1, nil, at: 2.0)])
     }
 
     @Test func nothingIsReportedBeforeTheFirstUsableSample() {
@@ -102,7 +104,7 @@ struct Recorder {
         var r = Recorder(filter: FilterSpec(.raw))
         let update = r.feed(RangeSample(timestamp: 0, distance: -0.05, status: RangeSample.statusNegativeDistance))
         #expect(update.distance == -0.05)
-        #expect(update.zone == 0)
+        #expect(update.zone?.index == 0)
     }
 
     @Test func timestampsGoingBackwardsAreClamped() {
@@ -151,7 +153,7 @@ struct Recorder {
         r.events.removeAll()
         #expect(r.pipeline.state == .waiting)
         _ = r.feed(0, 5)
-        #expect(r.events == [.found(at: 0), .entered(zone: 2, at: 0)])
+        #expect(r.events == [.found(at: 0), .change(nil, 2, at: 0)])
     }
 
     @Test func aConcreteFilterTypeGivesTheSameResultsAsTheConfiguredOne() throws {
@@ -162,8 +164,10 @@ struct Recorder {
         var genericEvents: [RangingEvent] = []
         var configuredEvents: [RangingEvent] = []
         for record in records {
-            let a = generic.process(record.sample) { genericEvents.append($0) }
-            let b = configured.process(record.sample) { configuredEvents.append($0) }
+            let a = generic.process(record.sample)
+            let b = configured.process(record.sample)
+            genericEvents += a.events
+            configuredEvents += b.events
             #expect(a == b)
         }
         #expect(genericEvents == configuredEvents)
@@ -178,7 +182,9 @@ struct Recorder {
     }
 
     @Test func eventDescriptionsUseZoneNames() {
-        #expect(RangingEvent.entered(zone: 0, at: 1.25).description(in: .standard) == "entered near at 1.250 s")
-        #expect(RangingEvent.lost(at: 3).description == "lost at 3.000 s")
+        #expect(RangingEvent.change(nil, 0, at: 1.25).description == "entered near at 1.250 s")
+        #expect(RangingEvent.change(1, 0, at: 2).description == "mid -> near at 2.000 s")
+        #expect(RangingEvent.change(2, nil, at: 2).summary == "left far")
+        #expect(RangingEvent.lostIn(1, at: 3).description == "lost at 3.000 s")
     }
 }

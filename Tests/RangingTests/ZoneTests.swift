@@ -4,7 +4,9 @@ import Testing
 /// Feeds distances at the given times to a tracker; returns the events.
 func track(_ tracker: inout ZoneTracker, _ points: [(Double, Double)]) -> [RangingEvent] {
     var events: [RangingEvent] = []
-    for (t, d) in points { _ = tracker.update(distance: d, at: t) { events.append($0) } }
+    for (t, d) in points {
+        if let event = tracker.update(distance: d, at: t) { events.append(event) }
+    }
     return events
 }
 
@@ -12,7 +14,7 @@ func track(_ tracker: inout ZoneTracker, _ points: [(Double, Double)]) -> [Rangi
 func events(of records: [TraceRecord], filter: FilterSpec, zones: ZoneMap = .standard) -> [RangingEvent] {
     var pipeline = RangingPipeline(filter: filter, zones: zones)
     var events: [RangingEvent] = []
-    for record in records { _ = pipeline.process(record.sample) { events.append($0) } }
+    for record in records { events += pipeline.process(record.sample).events }
     return events
 }
 
@@ -56,7 +58,7 @@ func events(of records: [TraceRecord], filter: FilterSpec, zones: ZoneMap = .sta
 @Suite struct ZoneTrackerTests {
     @Test func firstDistanceEntersItsZoneAtOnce() {
         var tracker = ZoneTracker(map: .standard)
-        #expect(track(&tracker, [(0, 2.0)]) == [.entered(zone: 1, at: 0)])
+        #expect(track(&tracker, [(0, 2.0)]) == [.change(nil, 1, at: 0)])
         #expect(tracker.current == 1)
     }
 
@@ -68,7 +70,7 @@ func events(of records: [TraceRecord], filter: FilterSpec, zones: ZoneMap = .sta
             let distance: Double = i % 2 == 0 ? 1.41 : 1.59
             points.append((Double(i) * 0.1, distance))
         }
-        #expect(track(&tracker, points) == [.entered(zone: 1, at: 0)])
+        #expect(track(&tracker, points) == [.change(nil, 1, at: 0)])
     }
 
     @Test func aCrossingNeedsTheDwell() {
@@ -76,7 +78,7 @@ func events(of records: [TraceRecord], filter: FilterSpec, zones: ZoneMap = .sta
         _ = track(&tracker, [(0, 2.0)])
         // Below 1.4 m from t = 1.0; reported once the near zone has been indicated for 0.3 s.
         let events = track(&tracker, [(1.0, 1.3), (1.1, 1.3), (1.2, 1.3), (1.29, 1.3), (1.3, 1.3), (1.4, 1.3)])
-        #expect(events == [.exited(zone: 1, at: 1.3), .entered(zone: 0, at: 1.3)])
+        #expect(events == [.change(1, 0, at: 1.3)])
     }
 
     @Test func anExcursionShorterThanTheDwellIsIgnored() {
@@ -90,15 +92,14 @@ func events(of records: [TraceRecord], filter: FilterSpec, zones: ZoneMap = .sta
         var tracker = ZoneTracker(map: .standard)
         _ = track(&tracker, [(0, 1.0)])
         let events = track(&tracker, [(1, 5), (1.2, 5), (1.4, 5)])
-        #expect(events == [.exited(zone: 0, at: 1.4), .entered(zone: 2, at: 1.4)])
+        #expect(events == [.change(0, 2, at: 1.4)])
     }
 
     @Test func clearReportsTheExit() {
         var tracker = ZoneTracker(map: .standard)
         _ = track(&tracker, [(0, 1.0)])
-        var events: [RangingEvent] = []
-        tracker.clear(at: 5) { events.append($0) }
-        #expect(events == [.exited(zone: 0, at: 5)])
+        #expect(tracker.clear(at: 5) == .change(0, nil, at: 5))
+        #expect(tracker.clear(at: 6) == nil)
         #expect(tracker.current == nil)
     }
 }
@@ -128,14 +129,13 @@ func events(of records: [TraceRecord], filter: FilterSpec, zones: ZoneMap = .sta
     @Test(arguments: FilterSpec.benchmarkSet)
     func aRealCrossingIsExactlyOneTransition(filter: FilterSpec) throws {
         let records = try TraceFiles.records("data/synthetic/step_2m_4m.csv")
-        let transitions = events(of: records, filter: filter).filter {
-            if case .entered = $0 { return true } else { return false }
-        }
+        let transitions = events(of: records, filter: filter).filter { $0.enteredZone != nil }
         // The first entry (mid) and exactly one transition to far, after the step at 12.9 s.
         #expect(transitions.count == 2)
-        #expect(transitions.first == .entered(zone: 1, at: 0))
-        if case .entered(let zone, let t) = transitions.last {
-            #expect(zone == 2)
+        #expect(transitions.first == .change(nil, 1, at: 0))
+        if let last = transitions.last {
+            let t = last.timestamp
+            #expect(last.enteredZone == 2)
             #expect(t > 12.8 && t < 15)
         }
     }

@@ -99,18 +99,19 @@ extension AccessorySession {
             }
         case .sample(let sample, let generation):
             guard generation == uwbGeneration, state == .ranging else { return }
-            process(sample)
+            try recoverIfLost(process(sample))
         case .uwb(let event, let generation):
             guard generation == uwbGeneration else { return }
             try handle(event)
         case .tick(let now):
+            reportDrops()
             guard state == .ranging else { return }
-            let zones = configuration.zones
-            pipeline.tick(now: scaled(now)) { event in emitRanging(event, zones: zones) }
-            let silence = ContinuousClock.now - lastValidRange
-            if !uwbInterrupted, silence > configuration.retry.rangingTimeout {
-                throw .restart(.noRange(seconds: silence.inSeconds))
+            let events = pipeline.tick(now: scaled(now))
+            for event in events {
+                logger.info("\(event)")
+                emit(.ranging(event), at: event.timestamp)
             }
+            try recoverIfLost(events)
         case .message, .deadline:
             return
         }
@@ -135,7 +136,7 @@ extension AccessorySession {
         case .restored:
             emit(.uwb(event))
             uwbInterrupted = false
-            lastValidRange = .now
+            pipeline.expectSamples(since: scaled(MonotonicTime.seconds()))
         case .restoreFailed(let error):
             emit(.uwb(event))
             uwbSession = nil
@@ -144,31 +145,41 @@ extension AccessorySession {
         }
     }
 
-    /// One range sample through the pipeline: an update, and the pipeline's events.
-    private func process(_ peerSample: UCIPeerRangeSample) {
-        var sample = peerSample.sample
-        sample.timestamp = scaled(sample.timestamp)
-        let zones = configuration.zones
-        let update = pipeline.process(sample) { event in emitRanging(event, zones: zones) }
-        if sample.isValid, sample.distance?.isFinite == true {
-            lastValidRange = .now
-            if attempts != 0 {
-                logger.info("ranging again after \(attempts) tr\(attempts == 1 ? "y" : "ies")")
-                attempts = 0
-            }
-        }
-        emit(.update(update), at: update.timestamp)
+    /// The one silence detector: `lost` on the samples' clock (found by a tick, or by a sample
+    /// after the silence, e.g. an error-status one) starts the recovery, unless the same sample
+    /// found the accessory again or the dev kit itself is away (the UCI client restores the
+    /// session by itself).
+    private func recoverIfLost(_ events: RangingEvents) throws(SessionInterrupt) {
+        guard !uwbInterrupted, pipeline.state == .lost,
+            events.contains(where: { if case .lost = $0 { true } else { false } })
+        else { return }
+        throw .restart(.noRange(seconds: configuration.lostAfter))
     }
 
-    private func emitRanging(_ event: RangingEvent, zones: ZoneMap) {
-        let zoneName: String?
-        switch event {
-        case .entered(let zone, _), .exited(let zone, _):
-            zoneName = zones.zones.indices.contains(zone) ? zones.zones[zone].name : nil
-        case .lost, .found:
-            zoneName = nil
+    /// One range sample through the pipeline: one update, carrying the events it caused.
+    /// - Returns: those events.
+    private func process(_ peerSample: UCIPeerRangeSample) -> RangingEvents {
+        var sample = peerSample.sample
+        sample.timestamp = scaled(sample.timestamp)
+        let update = pipeline.process(sample)
+        if sample.isUsable, attempts != 0 {
+            logger.info("ranging again after \(attempts) tr\(attempts == 1 ? "y" : "ies")")
+            attempts = 0
         }
-        logger.info("\(event.description(in: zones))")
-        emit(.ranging(event, zoneName: zoneName), at: event.timestamp)
+        for event in update.events { logger.info("\(event)") }
+        // An update without events may be dropped if the consumer falls behind; one with a zone
+        // change, `lost` or `found` never is.
+        emit(.update(update), at: update.timestamp, droppable: update.events.isEmpty)
+        return update.events
+    }
+
+    /// Reports samples dropped from the inbox since the last report (checked every tick).
+    private func reportDrops() {
+        let dropped = mailbox.droppedCount
+        guard dropped > reportedDrops else { return }
+        let new = dropped - reportedDrops
+        reportedDrops = dropped
+        logger.warning("\(new) range sample(s) dropped (\(dropped) in all): the session falls behind the dev kit")
+        emit(.dropped(DropReport(queue: .sessionInbox, count: new, total: dropped)))
     }
 }

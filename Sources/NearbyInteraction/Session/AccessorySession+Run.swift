@@ -214,7 +214,9 @@ extension AccessorySession {
                 try handleUWBError(error, doing: "start the local session")
             }
         }
-        lastValidRange = .now
+        // Silence counts from now: `lost` (and with it the next retry) comes if no usable sample
+        // follows within lostAfter.
+        pipeline.expectSamples(since: scaled(MonotonicTime.seconds()))
         uwbInterrupted = false
         setState(.ranging)
     }
@@ -275,7 +277,7 @@ extension AccessorySession {
 
     private func openUWBSession(_ plan: SessionPlan) async throws(SessionInterrupt) -> UWBSession {
         do {
-            return try await client.openSession(id: plan.sessionID, parameters: plan.hostParameters)
+            return try await client.openSession(id: plan.sessionID, parameters: plan.hostParameters, samples: sampleSink())
         } catch {
             switch error.code {
             case .sessionLimit:

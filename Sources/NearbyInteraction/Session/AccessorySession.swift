@@ -1,6 +1,6 @@
 public import Logging
 public import LowEnergy
-import NearbySupport
+public import NearbySupport
 import Ranging
 import UCI
 public import UWBDevice
@@ -19,9 +19,13 @@ public import NIProtocol
 ///    own work from 0x01 arriving to 0x0B leaving is measured (``SessionLatency``, budget 5 ms),
 ///    logged and reported in ``NearbySessionEvent/Kind/configured(_:_:)``.
 /// 3. Waits for accessoryUwbDidStart (0x02) (``AccessorySessionConfiguration/startTimeout``),
-///    starts the local session, and feeds every range sample to a ``RangingPipeline``.
-/// 4. On a timeout (no valid range for ``RetryPolicy/rangingTimeout``, the dev kit stopping the
-///    session, accessoryUwbDidStop) restarts with the cached configuration; when the session has
+///    starts the local session, and feeds every range sample to a ``RangingPipeline``. Samples go
+///    from the UCI client straight into the session's bounded inbox (one queue; the oldest
+///    samples are dropped and counted when the session falls behind).
+/// 4. When ranging stops (the pipeline reports `lost`: no usable sample for
+///    ``AccessorySessionConfiguration/lostAfter`` on the samples' clock, the one silence
+///    detector; the dev kit stopping the session; accessoryUwbDidStop) restarts with the cached
+///    configuration; when the session has
 ///    ended (the accessory rejects the cached configuration, does not start, the local session
 ///    is gone) starts over (0x0C, 0x0A, a new configuration); after a link loss reconnects the
 ///    data channel and starts over. Each try waits an exponential backoff; after
@@ -29,7 +33,7 @@ public import NIProtocol
 ///    recovered by the ``UCIClient``; the session reports them and waits.
 ///
 /// Everything is reported on ``events`` (one consumer), in order. ``NearbySessionManager`` runs
-/// several sessions on one client and merges their events.
+/// several sessions on one client; their sessions report on the manager's one queue.
 ///
 /// ```swift
 /// let session = AccessorySession(identity: AccessoryIdentity(id: "F0:F1:F2:F3:F4:F5", displayName: "Keys"),
@@ -48,8 +52,11 @@ public actor AccessorySession {
     public nonisolated let configuration: AccessorySessionConfiguration
     /// Every state change, configuration, update, ranging event, retry and error, in order.
     /// Single consumer; ends after the final state (``AccessorySessionState/stopped`` or
-    /// ``AccessorySessionState/failed(_:)``).
-    public nonisolated let events: AsyncStream<NearbySessionEvent>
+    /// ``AccessorySessionState/failed(_:)``). Bounded: updates that carry no event are dropped
+    /// (oldest first, counted) when the consumer falls behind by
+    /// ``AccessorySessionConfiguration/queueCapacity``; nothing else is. A session run by a
+    /// ``NearbySessionManager`` reports on the manager's queue instead (this one stays empty).
+    public nonisolated let events: Mailbox<NearbySessionEvent>
 
     /// The current state.
     public internal(set) var state: AccessorySessionState = .idle
@@ -60,9 +67,16 @@ public actor AccessorySession {
     /// How many sessions were planned (fresh starts that got as far as configureAndStart).
     public internal(set) var configurationCount = 0
 
-    let eventContinuation: AsyncStream<NearbySessionEvent>.Continuation
+    /// Where events go: ``events``, or the manager's queue.
+    let output: Mailbox<NearbySessionEvent>
+    /// `true` if ``output`` is the session's own (it ends with the session).
+    let ownsOutput: Bool
     let logger: Logger
-    let mailbox = Mailbox<SessionInput>()
+    /// The one inbox of the state machine: samples (droppable), messages, link and UWB events,
+    /// ticks, deadlines, stop.
+    let mailbox: Mailbox<SessionInput>
+    /// Samples dropped so far that were already reported (``NearbySessionEvent/Kind/dropped(_:)``).
+    var reportedDrops = 0
     var planner: SessionPlanner
     var pipeline: RangingPipeline<ConfiguredFilter>
     let epoch = MonotonicTime.seconds()
@@ -77,7 +91,6 @@ public actor AccessorySession {
     var linkUp = true
     var lastLinkReason: HCIStatus = .connectionTimeout
     var accessoryConfigured = false
-    var lastValidRange = ContinuousClock.now
     var attempts = 0
     var deadlineToken = 0
 
@@ -94,6 +107,14 @@ public actor AccessorySession {
         configuration: AccessorySessionConfiguration = AccessorySessionConfiguration(),
         logger: Logger = Logger(label: "nearby.ni.session")
     ) {
+        self.init(identity: identity, channel: channel, client: client, configuration: configuration, logger: logger, output: nil)
+    }
+
+    /// A session reporting on `output` (a manager's queue) or, if `nil`, on its own ``events``.
+    init(
+        identity: AccessoryIdentity, channel: any DataChannel, client: UCIClient,
+        configuration: AccessorySessionConfiguration, logger: Logger, output: Mailbox<NearbySessionEvent>?
+    ) {
         self.identity = identity
         self.channel = channel
         self.client = client
@@ -109,8 +130,20 @@ public actor AccessorySession {
         } else {
             self.pipeline = RangingPipeline(filter: configuration.filter, zones: configuration.zones, lostAfter: configuration.lostAfter)
         }
-        (events, eventContinuation) = AsyncStream.makeStream(of: NearbySessionEvent.self, bufferingPolicy: .bufferingNewest(8192))
+        self.mailbox = Mailbox(capacity: configuration.queueCapacity)
+        self.events = Mailbox(capacity: configuration.queueCapacity)
+        if let output {
+            self.output = output
+            self.ownsOutput = false
+            events.finish()
+        } else {
+            self.output = events
+            self.ownsOutput = true
+        }
     }
+
+    /// Range samples dropped so far because the session fell behind (its inbox was full).
+    public nonisolated var droppedSamples: Int { mailbox.droppedCount }
 
     /// Starts the session (no-op if already started).
     public func start() {
@@ -163,8 +196,10 @@ public actor AccessorySession {
         configuration.timeScale == 1 ? time : epoch + (time - epoch) * configuration.timeScale
     }
 
-    func emit(_ kind: NearbySessionEvent.Kind, at time: Double? = nil) {
-        eventContinuation.yield(NearbySessionEvent(accessory: identity, time: time ?? scaled(MonotonicTime.seconds()), kind: kind))
+    /// Reports an event; `droppable` ones (updates without events) may be dropped when the
+    /// consumer falls behind.
+    func emit(_ kind: NearbySessionEvent.Kind, at time: Double? = nil, droppable: Bool = false) {
+        output.post(NearbySessionEvent(accessory: identity, time: time ?? scaled(MonotonicTime.seconds()), kind: kind), droppable: droppable)
     }
 
     func setState(_ new: AccessorySessionState) {
@@ -181,7 +216,7 @@ public actor AccessorySession {
         pumps = []
         uwbPumps = []
         setState(final)
-        eventContinuation.finish()
+        if ownsOutput { output.finish() }
     }
 
     /// Stop (0x0C) if the accessory runs our configuration and the link is up; close the local
@@ -215,7 +250,16 @@ public actor AccessorySession {
         }
     }
 
-    /// Routes a new local UWB session's samples and events to the mailbox.
+    /// The sink for the next local UWB session's samples: straight into the mailbox (droppable),
+    /// tagged with the generation that session will get.
+    func sampleSink() -> UWBSampleSink {
+        let generation = uwbGeneration + 1
+        let mailbox = mailbox
+        return UWBSampleSink { sample in mailbox.post(.sample(sample, generation: generation), droppable: true) }
+    }
+
+    /// Adopts a new local UWB session (opened with ``sampleSink()``) and routes its events to
+    /// the mailbox.
     func attach(_ session: UWBSession) {
         for pump in uwbPumps { pump.cancel() }
         uwbGeneration += 1
@@ -225,11 +269,8 @@ public actor AccessorySession {
         uwbInterrupted = false
         uwbPumps = [
             Task {
-                for await sample in session.samples { mailbox.post(.sample(sample, generation: generation)) }
-            },
-            Task {
                 for await event in session.events { mailbox.post(.uwb(event, generation: generation)) }
-            },
+            }
         ]
     }
 }

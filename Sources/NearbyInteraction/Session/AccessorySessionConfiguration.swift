@@ -25,10 +25,16 @@ public struct AccessorySessionConfiguration: Sendable {
     public var filters: (distance: ConfiguredFilter, angle: ConfiguredFilter)?
     /// The zones. Default ``ZoneMap/standard`` (1.5 m, 3 m).
     public var zones: ZoneMap
-    /// Silence, seconds of the samples' clock, before the pipeline reports `lost`. Default 2.
+    /// Silence, seconds of the samples' clock, before the pipeline reports `lost` — and the
+    /// session starts a recovery (``RetryPolicy``). Default 2.
     public var lostAfter: Double
-    /// How often silence is checked (the pipeline's `tick`, the ranging timeout). Default 100 ms.
+    /// How often silence is checked (the pipeline's `tick`, which reports `lost` and so starts a
+    /// recovery). Default 100 ms.
     public var tickInterval: Duration
+    /// Bound of the session's queues: range samples waiting in its inbox, and updates waiting on
+    /// its event stream. Beyond it the oldest are dropped and counted
+    /// (``NearbySessionEvent/Kind/dropped(_:)``). Default 1024 (10 s at 100 Hz).
+    public var queueCapacity: Int
     /// Multiplies the time the ranging pipeline sees, for simulations that run faster than real
     /// time (`nearby demo --speed 4` passes 4, so zone dwell and `lost` keep their scenario
     /// meaning). Timeouts and backoff stay in real time. Default 1.
@@ -51,6 +57,7 @@ public struct AccessorySessionConfiguration: Sendable {
         zones: ZoneMap = .standard,
         lostAfter: Double = 2,
         tickInterval: Duration = .milliseconds(100),
+        queueCapacity: Int = 1024,
         timeScale: Double = 1,
         advertisingSeenRecently: (@Sendable () async -> Bool)? = nil
     ) {
@@ -65,6 +72,7 @@ public struct AccessorySessionConfiguration: Sendable {
         self.zones = zones
         self.lostAfter = lostAfter
         self.tickInterval = tickInterval
+        self.queueCapacity = queueCapacity
         self.timeScale = timeScale
         self.advertisingSeenRecently = advertisingSeenRecently
     }

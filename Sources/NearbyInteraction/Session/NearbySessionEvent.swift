@@ -17,11 +17,15 @@ public struct NearbySessionEvent: Sendable {
         case state(AccessorySessionState)
         /// A session was planned and configureAndStart (0x0B) sent: the plan and how long it took.
         case configured(SessionPlan, SessionLatency)
-        /// A range sample went through the accessory's ranging pipeline (one per sample).
+        /// A range sample went through the accessory's ranging pipeline (one per sample); the
+        /// events it caused (zone change with names, `lost`, `found`) are in
+        /// ``RangingUpdate/events``.
         case update(RangingUpdate)
-        /// The pipeline reported entering / leaving a zone, losing / finding the accessory;
-        /// `zoneName` names the zone of `entered` / `exited` (from the session's ``ZoneMap``).
-        case ranging(RangingEvent, zoneName: String?)
+        /// The pipeline reported an event without a sample: `lost` (and the zone cleared) after a
+        /// silence, found by the periodic check.
+        case ranging(RangingEvent)
+        /// Elements were dropped from a bounded queue because its consumer fell behind.
+        case dropped(DropReport)
         /// A recovery try is about to happen (after ``RetryEvent/delay``).
         case retry(RetryEvent)
         /// The local UWB session was interrupted (dev kit error or unplug) or restored by the
@@ -49,14 +53,15 @@ public struct NearbySessionEvent: Sendable {
         self.kind = kind
     }
 
-    /// A short name for the kind: `state`, `configured`, `update`, `ranging`, `retry`, `uwb`,
-    /// `link`, `device`, `error` (the `event` key of `nearby range --json`).
+    /// A short name for the kind: `state`, `configured`, `update`, `ranging`, `dropped`, `retry`,
+    /// `uwb`, `link`, `device`, `error` (the `event` key of `nearby range --json`).
     public var kindName: String {
         switch kind {
         case .state: "state"
         case .configured: "configured"
         case .update: "update"
         case .ranging: "ranging"
+        case .dropped: "dropped"
         case .retry: "retry"
         case .uwb: "uwb"
         case .link: "link"
@@ -76,13 +81,8 @@ extension NearbySessionEvent: CustomStringConvertible {
         case .update(let update):
             let distance = update.distance.map { "\((($0 * 100).rounded()) / 100) m" } ?? "no distance"
             return "\(who): \(distance) (\(update.state))"
-        case .ranging(let event, let zone):
-            switch event {
-            case .entered: return "\(who): entered \(zone ?? "zone")"
-            case .exited: return "\(who): exited \(zone ?? "zone")"
-            case .lost: return "\(who): lost"
-            case .found: return "\(who): found"
-            }
+        case .ranging(let event): return "\(who): \(event.summary)"
+        case .dropped(let report): return "\(who): \(report)"
         case .retry(let retry): return "\(who): \(retry)"
         case .uwb(let event): return "\(who): UWB session \(event)"
         case .link(let event):

@@ -1,12 +1,13 @@
 public import Logging
 public import LowEnergy
-import NearbySupport
+public import NearbySupport
 public import UWBDevice
 public import NIProtocol
 
 /// Runs Nearby Interaction sessions with several accessories at once on one dev kit: one
 /// ``AccessorySession`` per accessory (its own data channel and UWB session) on a shared
-/// ``UCIClient``, and one merged stream of ``events``.
+/// ``UCIClient``, and one queue of ``events`` that every session reports on directly (no
+/// forwarding hop).
 ///
 /// Each session recovers on its own; one that fails (for example because the dev kit's session
 /// limit is reached: ``AccessorySessionError/Code/sessionLimit``) reports its error and ends
@@ -27,15 +28,15 @@ public actor NearbySessionManager {
     public nonisolated let client: UCIClient
     /// The settings new sessions get unless ``add(_:channel:configuration:)`` says otherwise.
     public nonisolated let configuration: AccessorySessionConfiguration
-    /// Every session's events and the dev kit's, merged in arrival order. Single consumer; ends
-    /// after ``stop()``.
-    public nonisolated let events: AsyncStream<NearbySessionEvent>
+    /// Every session's events and the dev kit's, in arrival order. Single consumer; ends after
+    /// ``stop()``. Bounded like a session's own stream: updates that carry no event are dropped
+    /// (oldest first) when the consumer falls behind by ``AccessorySessionConfiguration/queueCapacity``
+    /// per accessory; ``droppedUpdates`` counts them.
+    public nonisolated let events: Mailbox<NearbySessionEvent>
 
-    private let continuation: AsyncStream<NearbySessionEvent>.Continuation
     private let logger: Logger
     private var sessions: [String: AccessorySession] = [:]
     private var order: [String] = []
-    private var forwarders: [String: Task<Void, Never>] = [:]
     private var deviceForwarder: Task<Void, Never>?
     private var stopped = false
 
@@ -50,13 +51,13 @@ public actor NearbySessionManager {
         self.client = client
         self.configuration = configuration
         self.logger = logger
-        (events, continuation) = AsyncStream.makeStream(of: NearbySessionEvent.self, bufferingPolicy: .bufferingNewest(16384))
+        let events = Mailbox<NearbySessionEvent>(capacity: configuration.queueCapacity * 8)
+        self.events = events
         let deviceEvents = client.events()
-        let continuation = continuation
         deviceForwarder = Task {
             for await event in deviceEvents {
                 if case .deviceStateChanged = event { continue }
-                continuation.yield(NearbySessionEvent(accessory: nil, time: MonotonicTime.seconds(), kind: .device(event)))
+                events.post(NearbySessionEvent(accessory: nil, time: MonotonicTime.seconds(), kind: .device(event)))
             }
         }
     }
@@ -78,13 +79,9 @@ public actor NearbySessionManager {
         }
         let session = AccessorySession(
             identity: identity, channel: channel, client: client, configuration: configuration ?? self.configuration,
-            logger: logger)
+            logger: logger, output: events)
         sessions[identity.id] = session
         order.append(identity.id)
-        let continuation = continuation
-        forwarders[identity.id] = Task {
-            for await event in session.events { continuation.yield(event) }
-        }
         await session.start()
         return session
     }
@@ -101,8 +98,10 @@ public actor NearbySessionManager {
         guard let session = sessions.removeValue(forKey: id) else { return }
         order.removeAll { $0 == id }
         await session.stop()
-        await forwarders.removeValue(forKey: id)?.value
     }
+
+    /// Updates dropped from ``events`` so far because its consumer fell behind.
+    public nonisolated var droppedUpdates: Int { events.droppedCount }
 
     /// Stops every session (each sends stop (0x0C) and closes its UWB session), then ends
     /// ``events``. The client stays open (the caller closes it).
@@ -114,9 +113,8 @@ public actor NearbySessionManager {
                 group.addTask { await session.stop() }
             }
         }
-        for forwarder in forwarders.values { await forwarder.value }
         deviceForwarder?.cancel()
-        continuation.finish()
+        events.finish()
     }
 }
 

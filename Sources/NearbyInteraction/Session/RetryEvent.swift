@@ -6,7 +6,8 @@ import NearbyBase
 public struct RetryEvent: Sendable, Hashable, CustomStringConvertible {
     /// What stopped ranging (or a start).
     public enum Reason: Sendable, Hashable, CustomStringConvertible {
-        /// No valid range sample for `seconds` while ranging (``RetryPolicy/rangingTimeout``).
+        /// No usable range sample for `seconds` while ranging: the pipeline reported `lost`
+        /// (``AccessorySessionConfiguration/lostAfter``).
         case noRange(seconds: Double)
         /// The local UWBS stopped the session by itself (SESSION_STATUS_NTF IDLE with a reason,
         /// e.g. 0x01 max ranging-round retries).

@@ -1,8 +1,10 @@
 import NearbyBase
 
-/// How an ``AccessorySession`` recovers when ranging stops (Apple's accessory guidance, reference
-/// §6): how long without a valid range counts as a timeout, how often to try again, and how long
-/// to wait between tries (exponential backoff).
+/// How an ``AccessorySession`` recovers when ranging stops (Apple's accessory guidance,
+/// specs/reference/ni-accessory-protocol.md §6): how often to try again, and how long to wait
+/// between tries (exponential backoff). When ranging has stopped is decided in one place: the
+/// ranging pipeline's `lost` (``AccessorySessionConfiguration/lostAfter`` without a usable
+/// sample, on the samples' clock).
 ///
 /// A *recovery* starts at the first problem after ranging worked (or at the first failed
 /// start) and ends at the next valid range sample. Every try in it counts against
@@ -19,20 +21,16 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maxBackoff: Duration
     /// Growth of the wait from one try to the next (≥ 1). Default 2.
     public var multiplier: Double
-    /// No valid range sample for this long while ranging is a timeout. Default 5 s (longer than
-    /// the ranging pipeline's 2 s `lost`, so an accessory is reported lost before it is retried).
-    public var rangingTimeout: Duration
 
     /// Creates a policy; every parameter has the default documented on its property.
     public init(
         maxAttempts: Int = 5, initialBackoff: Duration = .milliseconds(250), maxBackoff: Duration = .seconds(8),
-        multiplier: Double = 2, rangingTimeout: Duration = .seconds(5)
+        multiplier: Double = 2
     ) {
         self.maxAttempts = maxAttempts
         self.initialBackoff = initialBackoff
         self.maxBackoff = maxBackoff
         self.multiplier = multiplier
-        self.rangingTimeout = rangingTimeout
     }
 
     /// The default policy.
@@ -58,7 +56,7 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// Checks the values.
     /// - Throws: ``RetryPolicyError`` naming the field: `maxAttempts` < 0, a negative backoff,
-    ///   `maxBackoff` < `initialBackoff`, `multiplier` < 1 or not finite, `rangingTimeout` ≤ 0.
+    ///   `maxBackoff` < `initialBackoff`, `multiplier` < 1 or not finite.
     public func validate() throws(RetryPolicyError) {
         if maxAttempts < 0 { throw RetryPolicyError(field: "maxAttempts", problem: "is \(maxAttempts), must be ≥ 0") }
         if initialBackoff < .zero {
@@ -69,9 +67,6 @@ public struct RetryPolicy: Sendable, Hashable {
         }
         if !(multiplier >= 1) || !multiplier.isFinite {
             throw RetryPolicyError(field: "multiplier", problem: "is \(multiplier), must be a finite number ≥ 1")
-        }
-        if rangingTimeout <= .zero {
-            throw RetryPolicyError(field: "rangingTimeout", problem: "is \(rangingTimeout), must be > 0")
         }
     }
 

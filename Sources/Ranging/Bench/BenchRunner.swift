@@ -46,9 +46,10 @@ public struct BenchRunner: Sendable {
         outputs.reserveCapacity(records.count)
         reportedZones.reserveCapacity(records.count)
         for record in records {
-            let update = pipeline.process(record.sample) { events.append($0) }
+            let update = pipeline.process(record.sample)
+            events.append(contentsOf: update.events)
             outputs.append(update.distance)
-            reportedZones.append(update.zone)
+            reportedZones.append(update.zone?.index)
         }
 
         let times = records.map(\.sample.timestamp)
@@ -89,7 +90,7 @@ public struct BenchRunner: Sendable {
             var pipeline = RangingPipeline(filter: filter, zones: zones, lostAfter: lostAfter)
             let start = clock.now
             for record in records {
-                checksum += pipeline.process(record.sample, onEvent: { _ in }).distance ?? 0
+                checksum += pipeline.process(record.sample).distance ?? 0
             }
             elapsed += clock.now - start
             passes += 1

@@ -1,10 +1,11 @@
 /// The ranging engine for one accessory: sample → filter → direction → zones → update + events.
 ///
 /// Create one pipeline per accessory and feed it every ``RangeSample`` in time order with
-/// ``process(_:onEvent:)``; call ``tick(now:onEvent:)`` when no sample arrives, so a silent
-/// accessory is still reported lost. Once warmed up (after its first sample), a pipeline does
-/// not allocate: filters keep fixed-capacity buffers allocated at init and events are delivered
-/// through a non-escaping callback.
+/// ``process(_:)``: one ``RangingUpdate`` per sample, carrying the events that sample caused
+/// (``RangingUpdate/events``: zone changes with names, `lost`, `found`). Call ``tick(now:)`` when
+/// no sample arrives, so a silent accessory is still reported lost. Once warmed up (after its
+/// first sample), a pipeline does not allocate: filters keep fixed-capacity buffers allocated at
+/// init and events are stored inline (``RangingEvents``).
 ///
 /// `Filter` is the filter type: a concrete filter (`RangingPipeline<KalmanFilter>`), or
 /// ``ConfiguredFilter`` for a filter chosen by name at run time (see
@@ -12,9 +13,9 @@
 /// copies wrapped in ``CircularFilter``.
 ///
 /// Samples, gaps and errors:
-/// - A sample is *usable* if its status is valid (``RangeSample/isValid``) and it has a finite
-///   distance, azimuth or elevation. Non-finite values count as missing. Each present value goes
-///   through its filter; a missing one keeps its last estimate.
+/// - A sample is *usable* by the one rule of ``RangeSample/isUsable``: its status is valid and it
+///   has a finite distance, azimuth or elevation. Non-finite values count as missing. Each
+///   present value goes through its filter; a missing one keeps its last estimate.
 /// - An unusable sample (error status, no values) updates nothing; while tracking it returns a
 ///   *held* update (last estimates, ``RangingUpdate/isHeld``, confidence decaying to 0 over
 ///   ``lostAfter``); otherwise an update without estimates whose ``RangingUpdate/state`` is
@@ -25,15 +26,15 @@
 ///
 /// Lost and found (exactly what is emitted):
 /// - When the time since the last usable sample exceeds ``lostAfter`` (checked on every sample
-///   and on ``tick(now:onEvent:)``): `lost(at: last usable + lostAfter)`, then
-///   `exited(current zone)` at the same time if there was one. Updates carry no estimates (state
-///   `lost`) until usable samples return.
+///   and on ``tick(now:)``): `lost(at: last usable + lostAfter, zone:)`, then the zone cleared
+///   (`zoneChanged(from: zone, to: nil)`) at the same time if there was one. Updates carry no
+///   estimates (state `lost`) until usable samples return.
 /// - The first usable sample ever, and the first after `lost`: `found(at:)`; after `lost` every
 ///   filter is reset first, so no state from before the silence leaks into the new estimates.
-///   The zone is then established from the new sample at once (`entered(zone)`, no dwell) and
-///   tracked with hysteresis and dwell from there on.
-/// - A sample that arrives after a silence without a `tick` gets, in order: `lost`, `exited`,
-///   `found`, `entered`.
+///   The zone is then established from the new sample at once (`zoneChanged(from: nil, to:)`, no
+///   dwell) and tracked with hysteresis and dwell from there on.
+/// - A sample that arrives after a silence without a `tick` gets, in order: `lost`, the zone
+///   cleared, `found`, the new zone.
 public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     /// The zones tracked.
     public let zones: ZoneMap
@@ -48,6 +49,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     private var tracker: ZoneTracker
     private var velocityEstimator = VelocityEstimator()
     private var lastContact = 0.0
+    private var expectedSince: Double?
     private var clock = -Double.infinity
     private var distance: Double?
     private var velocity: Double?
@@ -72,40 +74,41 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     }
 
     /// The current zone, `nil` if none is established.
-    public var currentZone: Int? { tracker.current }
+    public var currentZone: ZoneRef? { tracker.currentRef }
 
-    /// Processes one sample; reports events through `onEvent` (in order, synchronously) and
-    /// returns the update for this sample. Every sample gets exactly one update; when the
+    /// Processes one sample and returns its update, with the events it caused in
+    /// ``RangingUpdate/events`` (in order). Every sample gets exactly one update; when the
     /// accessory is not tracked (no usable sample yet, or lost) and the sample is unusable, the
     /// update's ``RangingUpdate/state`` says so and it carries no estimates.
     @specialized(where Filter == ConfiguredFilter)
     @specialized(where Filter == KalmanFilter)
-    public mutating func process(_ sample: RangeSample, onEvent: (RangingEvent) -> Void = { _ in }) -> RangingUpdate {
+    public mutating func process(_ sample: RangeSample) -> RangingUpdate {
         var t = sample.timestamp
         if !t.isFinite { t = clock.isFinite ? clock : 0 }
         if t < clock { t = clock }
         clock = t
-        checkSilence(now: t, onEvent: onEvent)
+        var events = RangingEvents()
+        checkSilence(now: t, into: &events)
 
-        let valid = sample.isValid
-        let measuredDistance = valid ? sample.distance.flatMap { $0.isFinite ? $0 : nil } : nil
-        let measuredAzimuth = valid ? sample.azimuth.flatMap { $0.isFinite ? $0 : nil } : nil
-        let measuredElevation = valid ? sample.elevation.flatMap { $0.isFinite ? $0 : nil } : nil
+        let measuredDistance = sample.usableDistance
+        let measuredAzimuth = sample.usableAzimuth
+        let measuredElevation = sample.usableElevation
         guard measuredDistance != nil || measuredAzimuth != nil || measuredElevation != nil else {
             guard state == .tracking else {
                 return RangingUpdate(
                     timestamp: t, distance: nil, velocity: nil, direction: nil, confidence: 0, zone: nil, isHeld: false,
-                    state: state, sample: sample)
+                    state: state, sample: sample, events: events)
             }
             let age = t - lastContact
             let decay = lostAfter > 0 ? max(0, 1 - age / lostAfter) : 0
-            return makeUpdate(sample, at: t, held: true, confidence: quality * decay)
+            return makeUpdate(sample, at: t, held: true, confidence: quality * decay, events: events)
         }
 
         if state != .tracking {
             if state == .lost { resetEstimates() }
             state = .tracking
-            onEvent(.found(at: t))
+            expectedSince = nil
+            events.append(.found(at: t))
         }
         lastContact = t
         let weight = sample.figureOfMerit.map { min(max(Double($0) * 0.01, 0.01), 1) } ?? 1
@@ -119,7 +122,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
             } else {
                 velocity = velocityEstimator.update(smoothed, at: t)
             }
-            _ = tracker.update(distance: smoothed, at: t, onEvent: onEvent)
+            if let change = tracker.update(distance: smoothed, at: t) { events.append(change) }
         }
         if let measuredAzimuth {
             azimuth = azimuthFilter.update(
@@ -130,15 +133,31 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
                 FilterInput(value: measuredElevation, time: t, weight: weight, isNonLineOfSight: nlos))
         }
         quality = weight * (nlos ? 0.5 : 1)
-        return makeUpdate(sample, at: t, held: false, confidence: quality)
+        return makeUpdate(sample, at: t, held: false, confidence: quality, events: events)
     }
 
-    /// Checks the silence limit at `now` (seconds, the samples' clock) without a sample: reports
-    /// `lost` (and `exited`) once the limit has passed. Call it periodically when samples may stop.
+    /// Checks the silence limit at `now` (seconds, the samples' clock) without a sample: returns
+    /// `lost` (and the zone cleared) once the limit has passed, else nothing. Call it
+    /// periodically when samples may stop.
     @specialized(where Filter == ConfiguredFilter)
-    public mutating func tick(now: Double, onEvent: (RangingEvent) -> Void) {
-        guard now.isFinite else { return }
-        checkSilence(now: now, onEvent: onEvent)
+    public mutating func tick(now: Double) -> RangingEvents {
+        var events = RangingEvents()
+        guard now.isFinite else { return events }
+        checkSilence(now: now, into: &events)
+        return events
+    }
+
+    /// Starts counting silence at `time` (seconds, the samples' clock) without a sample: from
+    /// then on, ``lostAfter`` without a usable sample is `lost`, reported once. For a session that
+    /// (re)starts ranging: while waiting for the first sample (or lost) the accessory is expected
+    /// from `time`; while tracking, silence counts from `time` at the earliest.
+    public mutating func expectSamples(since time: Double) {
+        guard time.isFinite else { return }
+        if state == .tracking {
+            lastContact = max(lastContact, time)
+        } else {
+            expectedSince = time
+        }
     }
 
     /// Returns to the initial state (waiting, no zone, filters reset) without reporting events.
@@ -148,15 +167,22 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
         state = .waiting
         clock = -Double.infinity
         lastContact = 0
+        expectedSince = nil
     }
 
     @inline(__always)
-    private mutating func checkSilence(now: Double, onEvent: (RangingEvent) -> Void) {
+    private mutating func checkSilence(now: Double, into events: inout RangingEvents) {
+        if state != .tracking, let since = expectedSince, now - since > lostAfter {
+            state = .lost
+            expectedSince = nil
+            events.append(.lost(at: since + lostAfter, zone: nil))
+            return
+        }
         guard state == .tracking, now - lastContact > lostAfter else { return }
         state = .lost
         let at = lastContact + lostAfter
-        onEvent(.lost(at: at))
-        tracker.clear(at: at, onEvent: onEvent)
+        events.append(.lost(at: at, zone: tracker.currentRef))
+        if let cleared = tracker.clear(at: at) { events.append(cleared) }
     }
 
     private mutating func resetEstimates() {
@@ -172,17 +198,20 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     }
 
     @inline(__always)
-    private func makeUpdate(_ sample: RangeSample, at t: Double, held: Bool, confidence: Double) -> RangingUpdate {
+    private func makeUpdate(
+        _ sample: RangeSample, at t: Double, held: Bool, confidence: Double, events: RangingEvents
+    ) -> RangingUpdate {
         RangingUpdate(
             timestamp: t,
             distance: distance,
             velocity: distance == nil ? nil : velocity,
             direction: azimuth.map { Direction(azimuth: $0, elevation: elevation) },
             confidence: confidence,
-            zone: tracker.current,
+            zone: tracker.currentRef,
             isHeld: held,
             state: state,
-            sample: sample)
+            sample: sample,
+            events: events)
     }
 }
 

@@ -17,8 +17,8 @@ public struct RangingUpdate: Sendable, Hashable {
     /// Confidence in the update, 0 ... 1: the sample's FoM / 100 (1 when unknown), halved for
     /// NLoS; for a held update it decays linearly to 0 over the silence limit.
     public var confidence: Double
-    /// The current zone (index into ``ZoneMap/zones``); `nil` until a distance is known.
-    public var zone: Int?
+    /// The current zone (index and name); `nil` until a distance is known.
+    public var zone: ZoneRef?
     /// `true` if the sample carried no usable measurement (error status, no values) and the
     /// values are the last estimate, held.
     public var isHeld: Bool
@@ -26,11 +26,14 @@ public struct RangingUpdate: Sendable, Hashable {
     public var state: TrackingState
     /// The raw sample this update came from.
     public var sample: RangeSample
+    /// What this sample caused, in order, before the update's values: `lost` and the zone
+    /// cleared (after a silence nobody checked), `found`, a zone change.
+    public var events: RangingEvents
 
     /// Creates an update (the pipeline does this; public for tests and replays).
     public init(
         timestamp: Double, distance: Double?, velocity: Double?, direction: Direction?, confidence: Double,
-        zone: Int?, isHeld: Bool, state: TrackingState, sample: RangeSample
+        zone: ZoneRef?, isHeld: Bool, state: TrackingState, sample: RangeSample, events: RangingEvents = RangingEvents()
     ) {
         self.timestamp = timestamp
         self.distance = distance
@@ -41,5 +44,6 @@ public struct RangingUpdate: Sendable, Hashable {
         self.isHeld = isHeld
         self.state = state
         self.sample = sample
+        self.events = events
     }
 }

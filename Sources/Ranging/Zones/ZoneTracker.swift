@@ -1,16 +1,16 @@
 /// The zone engine: turns a (smoothed) distance into a current zone with hysteresis and
-/// minimum dwell, reporting ``RangingEvent/entered(zone:at:)`` and
-/// ``RangingEvent/exited(zone:at:)``.
+/// minimum dwell, reporting each transition as one ``RangingEvent/zoneChanged(from:to:at:)``
+/// with the zones' names.
 ///
 /// Rules:
-/// - With no current zone (start, after ``clear(at:onEvent:)``), the first distance sets the
-///   zone by the plain boundaries (``ZoneMap/zone(containing:)``) at once: `entered`.
+/// - With no current zone (start, after ``clear(at:)``), the first distance sets the zone by the
+///   plain boundaries (``ZoneMap/zone(containing:)``) at once: a change from `nil`.
 /// - Otherwise the *indicated* zone starts at the current one, moves outward while the distance
 ///   is ≥ the exit threshold of the zone it is in, and inward while it is below the enter
 ///   threshold of the next inner zone (so a jump across several zones is one transition).
 /// - A transition happens when zones other than the current one have been indicated without
 ///   interruption for at least the ``Zone/minimumDwell`` of the zone now indicated; it emits
-///   `exited(old)` then `entered(new)`, both at the confirming sample's time. Any sample that
+///   one change from the old zone to the new, at the confirming sample's time. Any sample that
 ///   indicates the current zone again cancels the pending transition.
 ///
 /// Noise that hovers within the hysteresis band therefore never flaps, and a brief excursion
@@ -21,7 +21,7 @@ public struct ZoneTracker: Sendable {
     private let enter: [Double]
     private let exit: [Double]
     private let dwell: [Double]
-    /// The current zone, `nil` before the first distance and after ``clear(at:onEvent:)``.
+    /// The current zone, `nil` before the first distance and after ``clear(at:)``.
     public private(set) var current: Int?
     private var awaySince: Double?
 
@@ -33,16 +33,22 @@ public struct ZoneTracker: Sendable {
         self.dwell = map.zones.map(\.minimumDwell)
     }
 
-    /// Feeds a distance (metres) at `time` (seconds) and returns the current zone.
-    /// Events are reported through `onEvent`, in order, without allocating.
+    /// The reference (index and name) of zone `index`.
     @inline(__always)
-    public mutating func update(distance: Double, at time: Double, onEvent: (RangingEvent) -> Void) -> Int? {
+    public func ref(_ index: Int) -> ZoneRef { ZoneRef(index: index, name: map.zones[index].name) }
+
+    /// The current zone's reference, `nil` if there is none.
+    public var currentRef: ZoneRef? { current.map(ref) }
+
+    /// Feeds a distance (metres) at `time` (seconds); returns the zone change it caused, if any
+    /// (at most one per distance), without allocating. ``current`` is the zone afterwards.
+    @inline(__always)
+    public mutating func update(distance: Double, at time: Double) -> RangingEvent? {
         guard let current else {
             let zone = map.zone(containing: distance)
             self.current = zone
             awaySince = nil
-            onEvent(.entered(zone: zone, at: time))
-            return zone
+            return .zoneChanged(from: nil, to: ref(zone), at: time)
         }
         let last = enter.count - 1
         var indicated = current
@@ -50,26 +56,23 @@ public struct ZoneTracker: Sendable {
         while indicated > 0 && distance < enter[indicated - 1] { indicated -= 1 }
         if indicated == current {
             awaySince = nil
-            return current
+            return nil
         }
         let since = awaySince ?? time
         awaySince = since
-        if time - since >= dwell[indicated] {
-            onEvent(.exited(zone: current, at: time))
-            onEvent(.entered(zone: indicated, at: time))
-            self.current = indicated
-            awaySince = nil
-        }
-        return self.current
+        guard time - since >= dwell[indicated] else { return nil }
+        self.current = indicated
+        awaySince = nil
+        return .zoneChanged(from: ref(current), to: ref(indicated), at: time)
     }
 
-    /// Forgets the current zone, reporting `exited(current)` at `time` if there was one.
-    public mutating func clear(at time: Double, onEvent: (RangingEvent) -> Void) {
-        if let current {
-            onEvent(.exited(zone: current, at: time))
+    /// Forgets the current zone; returns the change to no zone at `time` if there was one.
+    public mutating func clear(at time: Double) -> RangingEvent? {
+        defer {
+            current = nil
+            awaySince = nil
         }
-        current = nil
-        awaySince = nil
+        return current.map { .zoneChanged(from: ref($0), to: nil, at: time) }
     }
 
     /// Forgets the current zone without reporting anything.

@@ -19,7 +19,7 @@ struct SessionRecord {
     var interrupted = false
     /// The host is closing the session (SESSION_DEINIT sent).
     var closing = false
-    let samples: AsyncStream<UCIPeerRangeSample>.Continuation
+    let samples: UWBSampleSink
     let events: AsyncStream<UWBSessionEvent>.Continuation
     /// An operation waiting for the UWBS to report a state.
     var stateWaiter: StateWaiter?
@@ -43,7 +43,7 @@ struct SessionRoute {
     let id: UInt32
     var includeAzimuth: Bool
     var includeElevation: Bool
-    let samples: AsyncStream<UCIPeerRangeSample>.Continuation
+    let samples: UWBSampleSink
     /// Samples dropped because the consumer fell behind (logged in batches).
     var dropped = 0
 }

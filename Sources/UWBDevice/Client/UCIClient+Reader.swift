@@ -235,8 +235,9 @@ extension UCIClient {
         let timestamp = MonotonicTime.seconds()
         var dropped = 0
         view.forEachSample(timestamp: timestamp, includeAzimuth: route.includeAzimuth, includeElevation: route.includeElevation) { sample in
-            let result = route.samples.yield(UCIPeerRangeSample(session: route.id, peer: sample.peer, sample: sample.sample))
-            if case .dropped = result { dropped += 1 }
+            if !route.samples.deliver(UCIPeerRangeSample(session: route.id, peer: sample.peer, sample: sample.sample)) {
+                dropped += 1
+            }
         }
         logger.trace("range data", metadata: ["session": "\(route.id)", "measurements": "\(view.measurementCount)"])
         if dropped > 0 { noteDropped(token: token, count: dropped) }

@@ -211,13 +211,16 @@ public actor UCIClient {
     ///   - id: the session ID (for Apple's accessory protocol: the one in the shareable data).
     ///   - type: the session type, FiRa ranging by default.
     ///   - parameters: the FiRa parameters; kept and replayed when the session is restored.
+    ///   - samples: where the range samples go; `nil` (the default): the session's
+    ///     ``UWBSession/samples`` stream (which stays empty when a sink is given).
     /// - Returns: the session, IDLE: call ``UWBSession/start()``.
     /// - Throws: ``UCIClientError``: `invalidParameters` (nothing was sent), `duplicateSession`,
     ///   `sessionLimit` (the dev kit's limit, naming the open sessions), `parametersRejected`
     ///   (naming each refused parameter and the UWBS's status), `commandFailed`, `timeout`, ...
     ///   A session that failed half-way is deinitialized again.
-    public func openSession(id: UInt32, type: UCISessionType = .ranging, parameters: FiRaSessionParameters)
-        async throws(UCIClientError) -> UWBSession
+    public func openSession(
+        id: UInt32, type: UCISessionType = .ranging, parameters: FiRaSessionParameters, samples sink: UWBSampleSink? = nil
+    ) async throws(UCIClientError) -> UWBSession
     {
         try await acquireGate()
         defer { releaseGate() }
@@ -237,10 +240,11 @@ public actor UCIClient {
         }
         let (samples, sampleContinuation) = AsyncStream.makeStream(
             of: UCIPeerRangeSample.self, bufferingPolicy: .bufferingNewest(configuration.sampleBufferSize))
+        if sink != nil { sampleContinuation.finish() }
         let (events, eventContinuation) = AsyncStream.makeStream(of: UWBSessionEvent.self, bufferingPolicy: .bufferingNewest(256))
         sessions[id] = SessionRecord(
-            id: id, type: type, parameters: parameters, configs: configs, token: id, samples: sampleContinuation,
-            events: eventContinuation)
+            id: id, type: type, parameters: parameters, configs: configs, token: id,
+            samples: sink ?? .stream(sampleContinuation), events: eventContinuation)
         sessionOrder.append(id)
         logger.info("opening \(UCIClientError.sessionName(id))", metadata: ["parameters": "\(configs.map(\.description).joined(separator: ", "))"])
         do {

@@ -18,7 +18,8 @@ public final class UWBSession: Sendable {
     /// ``MonotonicTime`` (seconds). Angles the session does not request are `nil`. A sample whose
     /// status is not OK (e.g. RANGING_RX_TIMEOUT) has no values. Single consumer; if it falls
     /// behind by more than ``UCIClientConfiguration/sampleBufferSize`` samples, the oldest are
-    /// dropped and the drops logged.
+    /// dropped and the drops logged. Empty (and finished) when the session was opened with its
+    /// own ``UWBSampleSink``.
     public let samples: AsyncStream<UCIPeerRangeSample>
     /// State changes reported by the UWBS (with their reason, e.g. 0x01 max ranging-round
     /// retries reached), interruptions and restores. Single consumer.

@@ -1,21 +1,19 @@
-import Accessories
-import ArgumentParser
-import LowEnergy
-import NearbyInteraction
-import NIProtocol
+public import Accessories
+public import LowEnergy
+public import NIProtocol
 
 /// An accessory `nearby range` connects to: who it is and where.
-struct RangeTarget: Sendable, Hashable {
+public struct RangeTarget: Sendable, Hashable {
     /// How events name it (the store's id and display name for a set-up accessory).
-    var identity: AccessoryIdentity
+    public var identity: AccessoryIdentity
     /// Its BLE address.
-    var address: BluetoothAddress
+    public var address: BluetoothAddress
     /// Its address type.
-    var addressType: BluetoothAddressType
+    public var addressType: BluetoothAddressType
     /// The data-channel services to look for, preferred first (the stored one, then the others).
-    var services: [DataChannelService] = DataChannelService.known
+    public var services: [DataChannelService] = DataChannelService.known
     /// The store's record id, to update its last-seen time once it ranges (`nil`: not set up).
-    var recordID: String?
+    public var recordID: String?
 }
 
 /// Turns `nearby range`'s ACCESSORY arguments into targets: the one place that knows how an
@@ -27,17 +25,17 @@ struct RangeTarget: Sendable, Hashable {
 /// the usual for accessories) or with an explicit type, `F0:F1:F2:F3:F4:F5/public`. With `all`,
 /// every accessory of the store; if none is set up, `advertisers` (what a short scan found
 /// offering an NI data-channel service).
-/// - Throws: `ValidationError` naming an argument that matches no accessory or several, or a
+/// - Throws: ``RangeTargetError`` naming an argument that matches no accessory or several, or a
 ///   store that cannot be read (with its path and what to do).
-func resolveRangeTargets(
+public func resolveRangeTargets(
     _ arguments: [String], all: Bool, store: AccessoryStore, advertisers: [Advertisement] = []
-) async throws -> [RangeTarget] {
+) async throws(RangeTargetError) -> [RangeTarget] {
     if all {
         let records: [AccessoryRecord]
         do {
             records = try await store.list()
         } catch {
-            throw ValidationError("\(error)")
+            throw RangeTargetError("\(error)")
         }
         if !records.isEmpty { return records.map(RangeTarget.init(record:)) }
         var seen = Set<BluetoothAddress>()
@@ -53,36 +51,45 @@ func resolveRangeTargets(
             targets.append(RangeTarget(record: try await store.resolve(argument)))
         } catch AccessoryStoreError.notFound {
             guard let target = try rangeTarget(address: argument) else {
-                throw ValidationError(
+                throw RangeTargetError(
                     "\"\(argument)\" is no accessory of the store (\(store.path)) and no BLE address: "
                         + "see `nearby accessories list`, set one up with `nearby setup`, or give an address like F0:F1:F2:F3:F4:F5[/public]")
             }
             targets.append(target)
         } catch {
-            throw ValidationError("\(error)")
+            throw RangeTargetError("\(error)")
         }
     }
     return targets
 }
 
 /// `F0:F1:F2:F3:F4:F5[/random|/public]` as a target, `nil` if `argument` is not an address.
-/// - Throws: `ValidationError` for an address with an unknown type suffix.
-func rangeTarget(address argument: String) throws -> RangeTarget? {
+/// - Throws: ``RangeTargetError`` for an address with an unknown type suffix.
+public func rangeTarget(address argument: String) throws(RangeTargetError) -> RangeTarget? {
     let parts = argument.split(separator: "/", maxSplits: 1).map(String.init)
     guard let first = parts.first, let address = BluetoothAddress(first) else { return nil }
     var type = BluetoothAddressType.random
     if parts.count == 2 {
         guard let parsed = BluetoothAddressType(parts[1]) else {
-            throw ValidationError("\"\(argument)\": the address type must be random or public, not \"\(parts[1])\"")
+            throw RangeTargetError("\"\(argument)\": the address type must be random or public, not \"\(parts[1])\"")
         }
         type = parsed
     }
     return RangeTarget(identity: AccessoryIdentity(id: address.description), address: address, addressType: type)
 }
 
+/// An ACCESSORY argument that names nothing usable (or a store that cannot be read).
+public struct RangeTargetError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong and what to do.
+    public var description: String
+
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
+}
+
 extension RangeTarget {
     /// The target of a set-up accessory: its id and name, and its data channel first.
-    init(record: AccessoryRecord) {
+    public init(record: AccessoryRecord) {
         var services = DataChannelService.known
         if let stored = record.dataChannel?.definition {
             services.removeAll { $0.service == stored.service }

@@ -1,0 +1,174 @@
+public import Hooks
+public import NearbyBase
+public import NearbyInteraction
+public import NIProtocol
+public import Ranging
+import UCI
+
+/// The one JSON encoding of a run's events: `nearby range --json`, `demo --json` and
+/// `replay --json` print these objects, one per line (keys: README, "JSON keys").
+///
+/// Every object has `t_s` (seconds since the run started, 3 decimals), `event`, `accessory` (its
+/// ID, `null` for dev-kit and run events) and `name`, then the event's own keys. An update's
+/// zone change, `lost` and `found` come as `ranging` objects just before the update itself.
+public enum RunJSON {
+    /// The objects for one session event, in order (a sample's ranging events first).
+    public static func objects(for event: NearbySessionEvent, context: RunContext) -> [JSONObject] {
+        switch event.kind {
+        case .update(let update):
+            var objects = update.events.map { Self.object(for: $0, accessory: event.accessory, context: context) }
+            var line = header(event.accessory, time: event.time, event: "update", context: context)
+            line.merge([
+                ("distance_m", .number(update.distance, decimals: 3)),
+                ("velocity_mps", .number(update.velocity, decimals: 3)),
+                ("azimuth_deg", .number(update.direction?.azimuth, decimals: 2)),
+                ("elevation_deg", .number(update.direction?.elevation, decimals: 2)),
+                ("confidence", .number(update.confidence, decimals: 3)),
+                ("zone", .string(update.zone?.name)),
+                ("held", .bool(update.isHeld)),
+                ("tracking", .string("\(update.state)")),
+                ("raw_distance_m", .number(update.sample.distance, decimals: 3)),
+                ("status", .integer(update.sample.status)),
+            ])
+            objects.append(line)
+            return objects
+        case .ranging(let ranging):
+            return [object(for: ranging, accessory: event.accessory, context: context)]
+        default:
+            var object = header(event.accessory, time: event.time, event: event.kindName, context: context)
+            switch event.kind {
+            case .state(let state):
+                object.merge([("state", .string(state.name)), ("detail", .string(state.description))])
+            case .configured(let plan, let latency):
+                object.merge([
+                    ("session_id", .integer(plan.sessionID)),
+                    ("channel", .integer(plan.hostParameters.channel)),
+                    ("preamble", .integer(plan.hostParameters.preambleCodeIndex)),
+                    ("interval_ms", .integer(plan.hostParameters.rangingInterval)),
+                    ("own_work_ms", .number(latency.ownWorkMilliseconds, decimals: 3)),
+                    ("total_ms", .number(latency.totalMilliseconds, decimals: 3)),
+                ])
+            case .retry(let retry):
+                object.merge([
+                    ("reason", .string(retry.reason.description)),
+                    ("action", .string(retry.action.rawValue)),
+                    ("attempt", .integer(retry.attempt)),
+                    ("max_attempts", .integer(retry.maxAttempts)),
+                    ("delay_s", .number(retry.delay.inSeconds, decimals: 3)),
+                ])
+            case .dropped(let report):
+                object.merge([("queue", .string(report.queue.rawValue)), ("count", .integer(report.count)), ("total", .integer(report.total))])
+            case .error(let error):
+                object.merge([("code", .string(error.code.name)), ("message", .string(error.description))])
+            default:
+                object["message"] = .string(event.description)
+            }
+            return [object]
+        }
+    }
+
+    /// A `ranging` object: `type` `zone` (with `from`, `to`; `zone` = `to`), `lost` (`zone` = the
+    /// zone it was in) or `found`.
+    public static func object(for event: RangingEvent, accessory: AccessoryIdentity?, context: RunContext) -> JSONObject {
+        var object = header(accessory, time: event.timestamp, event: "ranging", context: context)
+        switch event {
+        case .zoneChanged(let from, let to, _):
+            object.merge([("type", .string("zone")), ("from", .string(from?.name)), ("to", .string(to?.name)), ("zone", .string(to?.name))])
+        case .lost(_, let zone):
+            object.merge([("type", .string("lost")), ("zone", .string(zone?.name))])
+        case .found:
+            object.merge([("type", .string("found")), ("zone", .string(nil))])
+        }
+        return object
+    }
+
+    /// A `hook` object: `hook`, `trigger`, `zone`, `previous_zone`, `exit_code`, `signal`,
+    /// `error`, `timed_out`, `duration_s`, `coalesced_events`, `stdout`, `stderr`.
+    public static func object(for outcome: HookOutcome, at time: Double, context: RunContext) -> JSONObject {
+        var exitCode: Int32?
+        var signal: Int32?
+        var error: String?
+        switch outcome.status {
+        case .exited(let code): exitCode = code
+        case .signaled(let number): signal = number
+        case .failedToStart(let reason): error = reason
+        }
+        var object = JSONObject([
+            ("t_s", .number(context.elapsed(time), decimals: 3)), ("event", .string("hook")),
+            ("accessory", .string(outcome.event.accessoryID)), ("name", .string(outcome.event.accessoryName)),
+        ])
+        object.merge([
+            ("hook", .string(outcome.hookName)), ("trigger", .string(outcome.event.kind.rawValue)),
+            ("zone", .string(outcome.event.zone)), ("previous_zone", .string(outcome.event.previousZone)),
+            ("exit_code", .integer(exitCode)), ("signal", .integer(signal)), ("error", .string(error)),
+            ("timed_out", .bool(outcome.timedOut)), ("duration_s", .number(outcome.duration, decimals: 3)),
+            ("coalesced_events", .integer(outcome.coalescedEvents)),
+            ("stdout", .string(outcome.standardOutputTail)), ("stderr", .string(outcome.standardErrorTail)),
+        ])
+        return object
+    }
+
+    /// The `summary` objects: one per accessory (`updates`, `measured`, `zone_changes`,
+    /// `retries`, `last_distance_m`, `state`, `dropped_samples`), then one for the run
+    /// (`accessory` `null`: `duration_s`, `dropped_updates`, `hook_runs`, `hook_failures`,
+    /// `hook_events_dropped`, `interrupted`).
+    public static func objects(for summary: RunSummary, context: RunContext) -> [JSONObject] {
+        let time = context.start + summary.duration
+        var objects = summary.accessories.map { status in
+            var object = header(status.identity, time: time, event: "summary", context: context)
+            object.merge([
+                ("updates", .integer(status.updates)), ("measured", .integer(status.measured)),
+                ("zone_changes", .integer(status.zoneChanges)), ("retries", .integer(status.retries)),
+                ("last_distance_m", .number(status.lastDistance, decimals: 3)), ("state", .string(status.sessionState)),
+                ("dropped_samples", .integer(status.droppedSamples)),
+            ])
+            return object
+        }
+        var run = header(nil, time: time, event: "summary", context: context)
+        run.merge([
+            ("duration_s", .number(summary.duration, decimals: 3)), ("dropped_updates", .integer(summary.droppedUpdates)),
+            ("hook_runs", .integer(summary.hookRuns)), ("hook_failures", .integer(summary.hookFailures)),
+            ("hook_events_dropped", .integer(summary.hookEventsDropped)), ("interrupted", .bool(summary.interrupted)),
+        ])
+        objects.append(run)
+        return objects
+    }
+
+    private static func header(_ accessory: AccessoryIdentity?, time: Double, event: String, context: RunContext) -> JSONObject {
+        JSONObject([
+            ("t_s", .number(context.elapsed(time), decimals: 3)), ("event", .string(event)),
+            ("accessory", .string(accessory?.id)), ("name", .string(accessory?.displayName)),
+        ])
+    }
+}
+
+/// A ``RunOutput`` writing ``RunJSON`` lines (`--json`): every event, hook and the summary.
+public final class JSONLinesOutput: RunOutput, @unchecked Sendable {
+    private let write: @Sendable (String) -> Void
+    private let notes: @Sendable (String) -> Void
+    private var context = RunContext(accessories: [], zones: .standard, start: 0, wallStart: 0)
+
+    /// - Parameters:
+    ///   - write: receives each line, newline included (standard output in the CLI).
+    ///   - notes: receives notes for people (standard error in the CLI).
+    public init(write: @escaping @Sendable (String) -> Void, notes: @escaping @Sendable (String) -> Void) {
+        self.write = write
+        self.notes = notes
+    }
+
+    public func runStarted(_ context: RunContext) { self.context = context }
+
+    public func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
+        for object in RunJSON.objects(for: event, context: context) { write(object.text + "\n") }
+    }
+
+    public func hookFinished(_ outcome: HookOutcome, at time: Double) {
+        write(RunJSON.object(for: outcome, at: time, context: context).text + "\n")
+    }
+
+    public func note(_ text: String) { notes(text + "\n") }
+
+    public func runFinished(_ summary: RunSummary) async {
+        for object in RunJSON.objects(for: summary, context: context) { write(object.text + "\n") }
+    }
+}

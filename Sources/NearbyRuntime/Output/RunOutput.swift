@@ -1,0 +1,59 @@
+public import Hooks
+public import NIProtocol
+public import NearbyInteraction
+public import Ranging
+
+/// What a run knows before the first event: who ranges, the zones and the clocks.
+public struct RunContext: Sendable {
+    /// The accessories announced at the start, in order (more may appear with their events).
+    public var accessories: [AccessoryIdentity]
+    /// The zones of the run.
+    public var zones: ZoneMap
+    /// Time zero of the run on the events' clock (seconds: ``UWBDevice/MonotonicTime`` for live
+    /// and simulated runs, the first sample's time for a replay).
+    public var start: Double
+    /// The wall clock at ``start``, seconds since the Unix epoch (UTC).
+    public var wallStart: Double
+
+    /// Creates a context.
+    public init(accessories: [AccessoryIdentity], zones: ZoneMap, start: Double, wallStart: Double) {
+        self.accessories = accessories
+        self.zones = zones
+        self.start = start
+        self.wallStart = wallStart
+    }
+
+    /// Seconds since the start of the run for an event time (never negative).
+    public func elapsed(_ time: Double) -> Double { max(0, time - start) }
+
+    /// The wall-clock time (seconds since the Unix epoch) of an event time: what hooks see in
+    /// `NEARBY_TIMESTAMP`, the event's own time rather than when it was handled.
+    public func wallClock(_ time: Double) -> Double { wallStart + (time - start) }
+}
+
+/// Where a run's events go: the screen, JSON lines, a trace file, MQTT, a web view.
+///
+/// A ``RangingRun`` calls its outputs one at a time (never two calls at once), in event order;
+/// a call must not block (queue slow work). Every method has an empty default.
+public protocol RunOutput: AnyObject, Sendable {
+    /// Before the first event.
+    func runStarted(_ context: RunContext)
+    /// One session event: state changes, configurations, updates (carrying the zone changes,
+    /// `lost` and `found` they caused in ``Ranging/RangingUpdate/events``), silence events,
+    /// retries, drops, errors. ``status`` is the accessory's status after the event.
+    func handle(_ event: NearbySessionEvent, status: AccessoryStatus?)
+    /// A zone-trigger hook finished (or could not start); `time` on the events' clock.
+    func hookFinished(_ outcome: HookOutcome, at time: Double)
+    /// A note for people (what the run does, a problem it recovered from).
+    func note(_ text: String)
+    /// After the last event, with the summary; the run waits for it (flush, close files).
+    func runFinished(_ summary: RunSummary) async
+}
+
+extension RunOutput {
+    public func runStarted(_ context: RunContext) {}
+    public func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {}
+    public func hookFinished(_ outcome: HookOutcome, at time: Double) {}
+    public func note(_ text: String) {}
+    public func runFinished(_ summary: RunSummary) async {}
+}

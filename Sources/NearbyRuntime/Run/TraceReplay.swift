@@ -1,0 +1,60 @@
+public import NIProtocol
+public import NearbyInteraction
+import NearbySupport
+import Ranging
+import Hooks
+
+/// Replays a recorded trace (CSV, specs/trace-format.md) through the ranging engine into a
+/// ``RangingRun`` (`nearby replay`): the same updates, events, hooks and outputs as a live run.
+/// Streams the file (constant memory).
+public enum TraceReplay {
+    /// What a replay saw.
+    public struct Totals: Sendable, Hashable {
+        /// Samples replayed.
+        public var samples = 0
+        /// Ranging events (zone changes, lost, found).
+        public var events = 0
+        /// Seconds from the first to the last sample.
+        public var duration = 0.0
+    }
+
+    /// Replays `path` as accessory `identity` into `run`. Times are shifted so the first sample is
+    /// at 0 (make the run's context start at 0).
+    /// - Parameters:
+    ///   - speed: 1 = real time, 10 = ten times faster, 0 = as fast as possible; then every hook
+    ///     an event queues is waited for before the next sample, so the result does not depend
+    ///     on the machine's speed.
+    /// - Throws: `TraceError` for a malformed file (line and column), `FileSystemError` when it
+    ///   cannot be read, `CancellationError` when the task was cancelled.
+    public static func replay(
+        path: String, speed: Double, identity: AccessoryIdentity, settings: RunSettings, into run: RangingRun
+    ) async throws -> Totals {
+        var pipeline = settings.makePipeline()
+        var reader = try LineReader(path: path)
+        var parser = TraceParser(source: path)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var origin: Double?
+        var totals = Totals()
+        while let line = try reader.next() {
+            guard let record = try parser.parse(line: line.text, number: line.number) else { continue }
+            var sample = record.sample
+            let first = origin ?? sample.timestamp
+            origin = first
+            sample.timestamp -= first
+            if speed > 0 {
+                try await clock.sleep(until: start + .seconds(sample.timestamp / speed))
+            } else {
+                try Task.checkCancellation()
+            }
+            let update = pipeline.process(sample)
+            totals.samples += 1
+            totals.events += update.events.count
+            totals.duration = sample.timestamp
+            let queued = run.handle(NearbySessionEvent(accessory: identity, time: update.timestamp, kind: .update(update)))
+            if speed == 0, queued, let hooks = run.hooks { await hooks.waitUntilIdle() }
+        }
+        try parser.finish()
+        return totals
+    }
+}

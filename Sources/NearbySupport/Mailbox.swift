@@ -1,0 +1,149 @@
+import Synchronization
+
+/// A bounded many-producer, single-consumer FIFO queue: the inbox of a session's state machine
+/// and the output queue of a run. Producers ``post(_:droppable:)`` from any task or thread
+/// without blocking; one consumer ``receive()``s the elements in posting order.
+///
+/// Bounded where it matters: at most ``capacity`` *droppable* elements (range samples, updates)
+/// wait; posting one more drops the oldest droppable element and counts it (``droppedCount``),
+/// so a consumer that falls behind costs a known number of samples, never unbounded memory.
+/// Elements posted with `droppable: false` (control inputs, zone events) are never dropped;
+/// they are rare, so they do not grow the queue in practice. The order between droppable and
+/// other elements is kept (each element carries its posting sequence number).
+///
+/// Once warmed up, posting and receiving do not allocate (the buffers keep their capacity).
+/// Cancelling the receiving task ends the mailbox for good (``receive()`` returns `nil` from then
+/// on, as after ``finish()`` once it is drained).
+public final class Mailbox<Element: Sendable>: Sendable {
+    private struct Lane {
+        var elements: [(sequence: UInt64, element: Element)] = []
+        var head = 0
+
+        var count: Int { elements.count - head }
+        var first: (sequence: UInt64, element: Element)? { head < elements.count ? elements[head] : nil }
+
+        mutating func append(_ element: Element, sequence: UInt64) { elements.append((sequence, element)) }
+
+        mutating func removeFirst() -> Element {
+            let element = elements[head].element
+            head += 1
+            if head == elements.count {
+                elements.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024, head * 2 >= elements.count {
+                elements.removeFirst(head)
+                head = 0
+            }
+            return element
+        }
+    }
+
+    private struct State {
+        var droppable = Lane()
+        var kept = Lane()
+        var sequence: UInt64 = 0
+        var dropped = 0
+        var waiter: CheckedContinuation<Element?, Never>?
+        var cancelled = false
+        var finished = false
+
+        var isEmpty: Bool { droppable.count == 0 && kept.count == 0 }
+
+        mutating func takeFirst() -> Element? {
+            switch (droppable.first, kept.first) {
+            case (nil, nil): return nil
+            case (.some, nil): return droppable.removeFirst()
+            case (nil, .some): return kept.removeFirst()
+            case (let d?, let k?): return d.sequence < k.sequence ? droppable.removeFirst() : kept.removeFirst()
+            }
+        }
+    }
+
+    /// The most droppable elements that wait at once.
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    /// Creates a mailbox holding at most `capacity` droppable elements (at least 1).
+    public init(capacity: Int = 1024) {
+        self.capacity = Swift.max(1, capacity)
+    }
+
+    /// Queues `element` (or hands it to the waiting receiver). A droppable element beyond
+    /// ``capacity`` drops the oldest waiting droppable one. Ignored after ``finish()``.
+    /// - Returns: `false` if an element was dropped to make room.
+    @discardableResult
+    public func post(_ element: Element, droppable: Bool = false) -> Bool {
+        let (waiter, dropped): (CheckedContinuation<Element?, Never>?, Bool) = state.withLock { state in
+            guard !state.finished, !state.cancelled else { return (nil, false) }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return (waiter, false)
+            }
+            state.sequence &+= 1
+            var dropped = false
+            if droppable {
+                if state.droppable.count >= capacity {
+                    _ = state.droppable.removeFirst()
+                    state.dropped += 1
+                    dropped = true
+                }
+                state.droppable.append(element, sequence: state.sequence)
+            } else {
+                state.kept.append(element, sequence: state.sequence)
+            }
+            return (nil, dropped)
+        }
+        waiter?.resume(returning: element)
+        return !dropped
+    }
+
+    /// Ends the mailbox: what waits is still received, then ``receive()`` returns `nil`.
+    public func finish() {
+        let waiter: CheckedContinuation<Element?, Never>? = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.isEmpty ? state.waiter : nil
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// How many droppable elements were dropped so far.
+    public var droppedCount: Int { state.withLock { $0.dropped } }
+
+    /// How many elements wait.
+    public var count: Int { state.withLock { $0.droppable.count + $0.kept.count } }
+
+    /// The next element in posting order, waiting for one; `nil` once the mailbox is finished
+    /// and drained, or the receiving task was cancelled.
+    public func receive() async -> Element? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
+                let ready: Element?? = state.withLock { state in
+                    if state.cancelled { return .some(nil) }
+                    if let element = state.takeFirst() { return .some(element) }
+                    if state.finished { return .some(nil) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let waiter: CheckedContinuation<Element?, Never>? = state.withLock { state in
+                state.cancelled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+        }
+    }
+}
+
+extension Mailbox: AsyncSequence {
+    /// Iterates ``receive()`` until it returns `nil` (single consumer).
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let mailbox: Mailbox
+        public mutating func next() async -> Element? { await mailbox.receive() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(mailbox: self) }
+}
