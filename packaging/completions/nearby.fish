@@ -25,7 +25,7 @@ function __nearby_parse_tokens -S
         case 'range'
             __nearby_parse_subcommand -r 1 'all' 'hci=' 'uwb=' 'record=' 'scan-seconds=' 'store=' 'config=' 'filter=' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'on-enter=+' 'on-exit=+' 'on-lost' 'on-found' 'hook-timeout=' 'hook-cooldown=' 'log-level=' 'dialect=' 'sts-order=' 'json' 'verbose' 'version' 'h/help'
         case 'demo'
-            __nearby_parse_subcommand -r 1 'scenario=' 'accessories=' 'speed=' 'duration=' 'seed=' 'config=' 'filter=' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'on-enter=+' 'on-exit=+' 'on-lost' 'on-found' 'hook-timeout=' 'hook-cooldown=' 'log-level=' 'dialect=' 'sts-order=' 'json' 'verbose' 'version' 'h/help'
+            __nearby_parse_subcommand 0 'scenario=' 'accessories=' 'speed=' 'duration=' 'seed=' 'config=' 'filter=' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'on-enter=+' 'on-exit=+' 'on-lost' 'on-found' 'hook-timeout=' 'hook-cooldown=' 'log-level=' 'dialect=' 'sts-order=' 'json' 'verbose' 'version' 'h/help'
         case 'scan'
             __nearby_parse_subcommand 0 'service=' 'company=' 'manufacturer-data=' 'service-data=' 'ignore-case' 'range=' 'name=' 'duration=' 'json' 'hci=' 'verbose' 'log-level=' 'version' 'h/help'
         case 'setup'
@@ -43,7 +43,7 @@ function __nearby_parse_tokens -S
                 __nearby_parse_subcommand 0 'address=' 'random' 'public' 'name=' 'bluez' 'bluez-dir=' 'json' 'store=' 'version' 'h/help'
             end
         case 'replay'
-            __nearby_parse_subcommand -r 2 'speed=' 'accessory=' 'accessory-id=' 'json' 'no-json' 'filter=' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'config=' 'on-enter=+' 'on-exit=+' 'on-lost' 'on-found' 'hook-timeout=' 'hook-cooldown=' 'log-level=' 'version' 'h/help'
+            __nearby_parse_subcommand 1 'speed=' 'accessory=' 'accessory-id=' 'json' 'no-json' 'filter=' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'config=' 'on-enter=+' 'on-exit=+' 'on-lost' 'on-found' 'hook-timeout=' 'hook-cooldown=' 'log-level=' 'version' 'h/help'
         case 'bench'
             __nearby_parse_subcommand -r 1 'filter=+' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'json' 'plot=' 'version' 'h/help'
         case 'uwb'
