@@ -38,6 +38,7 @@ public struct FilterSettings: Sendable, Hashable {
             case .ema: .exponential(exponential ?? .standard(for: .distance))
             case .oneEuro: .oneEuro(oneEuro ?? .standard(for: .distance))
             case .kalman: .kalman(kalman ?? .standard(for: .distance))
+            case .imm: .imm(.standard(for: .distance))
             }
         return ConfiguredFilter(prefilter: spec.hampel ? (hampel ?? .standard(for: .distance)) : nil, base: base)
     }

@@ -54,6 +54,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     private var azimuth: Double?
     private var elevation: Double?
     private var quality = 0.0
+    private var directionQuality = 0.0
 
     /// Creates a pipeline from filter instances.
     /// - Parameters:
@@ -124,6 +125,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
         if let measuredAzimuth {
             azimuth = azimuthFilter.update(
                 FilterInput(value: measuredAzimuth, time: t, weight: weight, isNonLineOfSight: nlos))
+            directionQuality = weight * (nlos ? 0.5 : 1)
         }
         if let measuredElevation {
             elevation = elevationFilter.update(
@@ -169,6 +171,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
         azimuth = nil
         elevation = nil
         quality = 0
+        directionQuality = 0
     }
 
     @inline(__always)
@@ -177,7 +180,11 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
             timestamp: t,
             distance: distance,
             velocity: distance == nil ? nil : velocity,
-            direction: azimuth.map { Direction(azimuth: $0, elevation: elevation) },
+            direction: azimuth.map {
+                Direction(
+                    azimuth: $0, elevation: elevation, confidence: directionQuality,
+                    uncertainty: azimuthFilter.variance.map { $0.squareRoot() })
+            },
             confidence: confidence,
             zone: tracker.current,
             isHeld: held,
