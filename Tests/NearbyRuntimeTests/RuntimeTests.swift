@@ -37,8 +37,8 @@ struct RuntimeTests {
     @Test func theReadmeExampleRangesWithTheSimulator() async throws {
         let lines = Mutex<[String]>([])
         // --- README example ---
-        let settings = try RunSettings(configuration: NearbyConfiguration(), timeScale: 5)
-        let demo = try await DemoRanging.start(scenario: .walkIn, accessories: 2, seed: 1, speed: 5, settings: settings)
+        let settings = try RunSettings(configuration: NearbyConfiguration())
+        let demo = try await DemoRanging.start(scenario: .walkIn, accessories: 2, seed: 1, speed: 1, settings: settings)
         let run = RangingRun(
             context: RunContext(accessories: demo.accessories, zones: settings.zones),
             outputs: [JSONLinesOutput(write: { line in lines.withLock { $0.append(line) } }, notes: { _ in })])

@@ -561,9 +561,9 @@ _nearby_replay() {
 
 _nearby_bench() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json --summary --version -h --help)
     repeating_options=(--filter)
-    non_repeating_options=(--zones --hysteresis --dwell --lost-after --plot)
+    non_repeating_options=(--zones --hysteresis --dwell --lost-after --plot --plot-dir)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -584,6 +584,9 @@ _nearby_bench() {
         return
         ;;
     '--plot')
+        return
+        ;;
+    '--plot-dir')
         return
         ;;
     esac
