@@ -120,7 +120,7 @@ import UWBDevice
         #expect(sim.name == "sim")
         let stream = try await sim.open()
         var iterator = stream.makeAsyncIterator()
-        #expect(try await iterator.next() == [0x60, 0x01, 0x00, 0x01, 0x01])
+        #expect(try await iterator.next()?.bytes == [0x60, 0x01, 0x00, 0x01, 0x01])
         await sim.close()
         let tcp = try UWBDeviceSpec(parsing: "tcp:127.0.0.1:7000").makeTransport(world: world)
         #expect(tcp is TCPTransport)

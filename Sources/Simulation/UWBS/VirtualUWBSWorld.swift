@@ -245,7 +245,7 @@ public actor VirtualUWBSWorld {
         }
         if devices[id] != nil { detach(id, reason: "reopened", hangUp: true) }
         generation += 1
-        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, continuation) = AsyncStream<UCIPacket>.makeStream(bufferingPolicy: .unbounded)
         let inbox = VirtualUWBSInbox(continuation)
         let attachment = generation
         let pump = Task { [weak self] in
@@ -347,9 +347,9 @@ public actor VirtualUWBSWorld {
     // MARK: Packets
 
     /// Runs in each attached device's pump task: one packet at a time, in arrival order.
-    private func pump(_ packet: [UInt8], from id: VirtualUWBSDeviceID, generation attachment: UInt64) async {
+    private func pump(_ packet: UCIPacket, from id: VirtualUWBSDeviceID, generation attachment: UInt64) async {
         guard devices[id]?.generation == attachment else { return }
-        if packet.first.map({ $0 >> 5 == 1 }) == true, let delay = takeCommandDelay(id), delay > .zero {
+        if packet.header.messageType == .command, let delay = takeCommandDelay(id), delay > .zero {
             try? await Task.sleep(for: delay)
             guard devices[id]?.generation == attachment else { return }
         }
