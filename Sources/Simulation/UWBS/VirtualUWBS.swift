@@ -234,15 +234,19 @@ public struct VirtualUWBS: Sendable {
     }
 
     private mutating func setDeviceConfig(_ payload: [UInt8], into reaction: inout VirtualUWBSReaction) {
-        guard let list = UCITLVList(payload: payload, hasToken: false) else {
-            reaction.problems.append("malformed CORE_SET_CONFIG_CMD: \(payload.count)-byte payload is not a TLV list")
+        let entries: [UCITLV]
+        do {
+            var list = UCITLVReader(payload, context: "CORE_SET_CONFIG_CMD")
+            entries = try list.countedList(entry: "parameter", typeField: "identifier")
+        } catch {
+            reaction.problems.append("malformed CORE_SET_CONFIG_CMD: \(payload.count)-byte payload is not a TLV list (\(error))")
             emit(.setDeviceConfig(.syntaxError, []), into: &reaction)
             return
         }
         var failures: [UCIDeviceConfigStatus] = []
         var newLowPowerMode = lowPowerMode
-        for entry in list.entries {
-            let id = UCIDeviceConfigID(rawValue: entry.id)
+        for entry in entries {
+            let id = UCIDeviceConfigID(rawValue: entry.type)
             switch id {
             case .deviceState:
                 failures.append(UCIDeviceConfigStatus(id: id, status: .readOnly))
