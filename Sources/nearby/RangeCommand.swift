@@ -47,7 +47,7 @@ struct RangeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The BLE controller: hci:N, tcp:HOST:PORT or serial:PATH[@BAUD] (default: the config file's, else hci:0).", valueName: "spec"))
     var hci: String?
 
-    @Option(help: ArgumentHelp("The UWB dev kit: \(UWBDeviceSpec.forms) (default: the config file's, else the only one plugged in).", valueName: "spec"))
+    @Option(help: ArgumentHelp("The UWB dev kit: \(UWBDeviceTarget.forms) (default: the config file's, else the only one plugged in).", valueName: "spec"))
     var uwb: String?
 
     @Option(help: ArgumentHelp("Write every raw range sample to this trace file (CSV).", valueName: "file.csv"))
@@ -99,9 +99,9 @@ struct RangeCommand: AsyncParsableCommand {
         }
         let start = MonotonicTime.seconds()
         let screen = RangeScreen(mode: RangeScreen.mode(json: settings.output.json ?? false), zones: configuration.zones, start: start)
-        let uwbSpec: UWBDeviceSpec
+        let uwbSpec: UWBDeviceTarget
         do {
-            uwbSpec = try settings.transports.uwb.map(UWBClientSetup.spec) ?? Self.onlyDevKit()
+            uwbSpec = try settings.transports.uwb.map(UWBClientSetup.spec) ?? .device(Self.onlyDevKit())
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)
@@ -110,7 +110,7 @@ struct RangeCommand: AsyncParsableCommand {
         // The dev kit first: without it there is nothing to range with.
         let client: UCIClient
         do {
-            client = UCIClient(transport: try UWBClientSetup.transport(for: uwbSpec, logger: logger), logger: logger)
+            client = UCIClient(transport: UWBClientSetup.transport(for: uwbSpec, logger: logger), logger: logger)
             try await client.open()
         } catch {
             UWBConsole.error("error: \(error)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NearbyBase
 import NearbySupport
+import Simulation
 import Synchronization
 import UCI
 import UWBDevice
@@ -19,7 +20,7 @@ struct UWBRawCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The UWB subsystem: \(UWBDeviceSpec.forms).")
+    @Option(name: .long, help: "The UWB subsystem: \(UWBDeviceTarget.forms).")
     var device: String
 
     @Option(name: .long, help: "Seconds to wait for each response.")
@@ -38,9 +39,9 @@ struct UWBRawCommand: AsyncParsableCommand {
         guard listen >= 0, listen <= 3600 else { throw ValidationError("--listen must be between 0 and 3600 seconds, got \(listen)") }
     }
 
-    private func parsedSpec() throws -> UWBDeviceSpec {
+    private func parsedSpec() throws -> UWBDeviceTarget {
         do {
-            return try UWBDeviceSpec(parsing: device)
+            return try UWBDeviceTarget(parsing: device)
         } catch {
             throw ValidationError(error.description)
         }
@@ -65,16 +66,15 @@ struct UWBRawCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let spec = try parsedSpec()
         let packets = try parsedPackets()
-        if spec == .simulator {
+        guard case .device(let spec) = try parsedSpec() else {
             UWBConsole.error("error: `nearby uwb raw` talks to a UCI transport; run the simulator as a server (`nearby sim uwbs --listen 127.0.0.1:7000`) and use --device tcp:127.0.0.1:7000")
             throw ExitCode(1)
         }
         let transport: any UCITransport
         let stream: UCIPacketStream
         do {
-            transport = try spec.makeTransport()
+            transport = spec.makeTransport()
             stream = try await transport.open()
         } catch {
             UWBConsole.error("error: \(error)")
