@@ -60,6 +60,21 @@ final class BenchTransport: UCITransport {
     }
 }
 
+/// A client over a ``BenchTransport`` with session 1 ranging with `peers` peers (one-to-many
+/// for more than one).
+func rangingClient(peers count: Int) async throws -> (BenchTransport, UCIClient, UWBSession) {
+    let transport = BenchTransport()
+    let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+    let client = UCIClient(transport: transport, configuration: .init(sampleBufferSize: 8192), logger: logger)
+    var parameters = FiRaSessionParameters(
+        deviceMACAddress: .short(1), destinationMACAddresses: (0..<count).map { .short(UInt16(2 + $0)) })
+    if count > 1 { parameters.multiNodeMode = .oneToMany }
+    try await client.open()
+    let session = try await client.openSession(id: 1, parameters: parameters)
+    try await session.start()
+    return (transport, client, session)
+}
+
 /// A SESSION_INFO_NTF packet for session 1 with `count` measurements.
 func rangeDataPacket(measurements count: Int) -> [UInt8] {
     let list = (0..<count).map { index in
@@ -134,23 +149,24 @@ let benchmarks: @Sendable () -> Void = {
     // The client's whole receive path for range data: IN transfer bytes -> the pump's framing ->
     // the packet stream -> the reader on the client actor -> UCIInbound -> UCISessionInfoView ->
     // one UCIPeerRangeSample per measurement yielded to the session's stream -> the consumer.
-    // A batch of transfers is injected, then the samples are read, as a dev kit delivers bursts.
-    for count in [1, 4] {
+    // Two modes:
+    // - bursts: a batch of transfers is injected, then the samples are read (the client holds
+    //   the packets of earlier transfers when the next one arrives, so the framer copies its
+    //   buffer once per transfer);
+    // - one at a time, as at UWB rates (a notification every few milliseconds at most): one
+    //   transfer, then its samples are awaited; the reader has released the packet when the next
+    //   transfer completes, so the framer reuses its buffer.
+    for (count, bursts) in [(1, true), (4, true), (1, false), (4, false)] {
+        let measurements = "\(count) measurement\(count == 1 ? "" : "s")"
         Benchmark(
-            "UCIClient: SESSION_INFO_NTF packet to session samples, \(count) measurement\(count == 1 ? "" : "s")",
+            bursts
+                ? "UCIClient: SESSION_INFO_NTF packet to session samples, \(measurements)"
+                : "UCIClient: one IN transfer at a time to session samples, \(measurements)",
             configuration: .init(metrics: metrics, scalingFactor: .kilo)
         ) { benchmark in
-            let transport = BenchTransport()
-            let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
-            let client = UCIClient(transport: transport, configuration: .init(sampleBufferSize: 8192), logger: logger)
-            var parameters = FiRaSessionParameters(
-                deviceMACAddress: .short(1), destinationMACAddresses: (0..<count).map { .short(UInt16(2 + $0)) })
-            if count > 1 { parameters.multiNodeMode = .oneToMany }
-            let session: UWBSession
+            let transport: BenchTransport, client: UCIClient, session: UWBSession
             do {
-                try await client.open()
-                session = try await client.openSession(id: 1, parameters: parameters)
-                try await session.start()
+                (transport, client, session) = try await rangingClient(peers: count)
             } catch {
                 benchmark.error("setup failed: \(error)")
                 return
@@ -158,11 +174,18 @@ let benchmarks: @Sendable () -> Void = {
             let packet = rangeDataPacket(measurements: count)
             var samples = session.samples.makeAsyncIterator()
             benchmark.startMeasurement()
-            packet.withUnsafeBytes { bytes in
-                for _ in benchmark.scaledIterations { transport.receive(bytes) }
-            }
-            for _ in benchmark.scaledIterations {
-                for _ in 0..<count { blackHole(await samples.next()) }
+            if bursts {
+                packet.withUnsafeBytes { bytes in
+                    for _ in benchmark.scaledIterations { transport.receive(bytes) }
+                }
+                for _ in benchmark.scaledIterations {
+                    for _ in 0..<count { blackHole(await samples.next()) }
+                }
+            } else {
+                for _ in benchmark.scaledIterations {
+                    packet.withUnsafeBytes { transport.receive($0) }
+                    for _ in 0..<count { blackHole(await samples.next()) }
+                }
             }
             benchmark.stopMeasurement()
             await client.close()
