@@ -1,5 +1,6 @@
 import LowEnergy
 import Testing
+import NearbyTestSupport
 
 @Suite("HCI codec: framing, commands, events, ACL")
 struct HCICodecTests {
