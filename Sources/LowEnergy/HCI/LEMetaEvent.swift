@@ -160,4 +160,16 @@ public struct AdvertisingReport: Sendable, Hashable {
     public var advertisingSID: UInt8?
     /// The advertising or scan response data (AD structures).
     public var data: [UInt8]
+
+    /// Creates a report (as decoded from an LE Advertising Report or Extended Advertising Report).
+    public init(eventType: AdvertisingEventType, addressType: BluetoothAddressType, address: BluetoothAddress,
+                rssi: Int8?, txPower: Int8? = nil, advertisingSID: UInt8? = nil, data: [UInt8]) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.address = address
+        self.rssi = rssi
+        self.txPower = txPower
+        self.advertisingSID = advertisingSID
+        self.data = data
+    }
 }

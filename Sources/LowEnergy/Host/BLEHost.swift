@@ -47,22 +47,11 @@ public actor BLEHost {
     private var closedError: BluetoothError?
 
     // Scanning
-    private struct DeviceKey: Hashable {
-        let address: BluetoothAddress
-        let type: BluetoothAddressType
-    }
-    private struct FragmentKey: Hashable {
-        let device: DeviceKey
-        let sid: UInt8?
-        let eventType: UInt16
-    }
     private var scanContinuations: [UInt64: AsyncStream<Advertisement>.Continuation] = [:]
     private var nextScanID: UInt64 = 0
     private var isScanning = false
     private let scanLock = AsyncLock()
-    private var latestData: [DeviceKey: (advertising: AdvertisingData?, scanResponse: AdvertisingData?)] = [:]
-    private var extendedFragments: [FragmentKey: [UInt8]] = [:]
-    private static let maximumRememberedDevices = 4096
+    private var accumulator = AdvertisementAccumulator()
 
     // Connections
     private enum ConnectOutcome: Sendable {
@@ -223,8 +212,7 @@ public actor BLEHost {
         }
         defer { scanLock.unlock() }
         if !isScanning {
-            latestData.removeAll()
-            extendedFragments.removeAll()
+            accumulator.reset()
             if usesExtendedCommands {
                 try await hci.execute(.leSetExtendedScanParameters(
                     active: parameters.active, interval: parameters.interval, window: parameters.window, ownAddressType: ownAddressType))
@@ -288,37 +276,19 @@ public actor BLEHost {
         guard isScanning, !scanContinuations.isEmpty else { return }
         let now = ContinuousClock.now
         for report in reports {
-            let device = DeviceKey(address: report.address, type: report.addressType)
-            var bytes = report.data
-            let key = FragmentKey(device: device, sid: report.advertisingSID, eventType: report.eventType.withoutDataStatus.rawValue)
-            switch report.eventType.dataStatus {
-            case .incompleteMoreToCome:
-                extendedFragments[key, default: []].append(contentsOf: bytes)
-                if extendedFragments.count > Self.maximumRememberedDevices { extendedFragments.removeAll() }
+            let advertisement: Advertisement
+            switch accumulator.add(report, at: now) {
+            case .pending:
                 continue
-            case .incompleteTruncated:
-                bytes = (extendedFragments.removeValue(forKey: key) ?? []) + bytes
+            case .truncated(let complete):
                 logger.debug("truncated extended advertising data from \(report.address)")
-            case .complete:
-                if let prefix = extendedFragments.removeValue(forKey: key) { bytes = prefix + bytes }
+                advertisement = complete
+            case .advertisement(let complete):
+                advertisement = complete
             }
-            let parsed = AdvertisingData(parsing: bytes)
-            if !parsed.problems.isEmpty {
-                logger.debug("malformed advertising data from \(report.address): \(parsed.problems.joined(separator: "; "))")
+            if !advertisement.reportData.problems.isEmpty {
+                logger.debug("malformed advertising data from \(report.address): \(advertisement.reportData.problems.joined(separator: "; "))")
             }
-            var known = latestData[device] ?? (nil, nil)
-            if report.eventType.isScanResponse {
-                known.scanResponse = parsed
-            } else {
-                known.advertising = parsed
-            }
-            if latestData.count >= Self.maximumRememberedDevices && latestData[device] == nil { latestData.removeAll() }
-            latestData[device] = known
-            let merged = (known.advertising ?? AdvertisingData()).merging(known.scanResponse ?? AdvertisingData())
-            let advertisement = Advertisement(
-                address: report.address, addressType: report.addressType, rssi: report.rssi, eventType: report.eventType,
-                advertisingSID: report.advertisingSID, reportData: parsed, data: merged,
-                txPower: report.txPower ?? merged.txPowerLevel, timestamp: now)
             for continuation in scanContinuations.values { continuation.yield(advertisement) }
         }
     }
