@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C system libraries: module map + shim.h only.
@@ -57,7 +58,12 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LowEnergy",
-            dependencies: ["CBluetooth", "NearbySupport", logging],
+            dependencies: [
+                "CBluetooth", "NearbySupport", logging,
+                // Security Manager: P-256 (Crypto) and the AES-128 block function (_CryptoExtras).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "Accessories",
