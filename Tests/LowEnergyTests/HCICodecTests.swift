@@ -172,7 +172,7 @@ struct HCICodecTests {
         #expect(HCIStatus.connectionTimeout.hint?.contains("out of range") == true)
         #expect(HCIStatus(rawValue: 0xEE).name == "Unknown Error Code")
         #expect(ATTErrorCode.insufficientAuthentication.description == "0x05 Insufficient Authentication")
-        #expect(ATTErrorCode.insufficientAuthentication.hint?.contains("pair the accessory first") == true)
+        #expect(ATTErrorCode.insufficientAuthentication.hint?.contains("nearby setup --pair") == true)
         let error = BluetoothError.commandFailed(command: "LE Create Connection to F0:F1:F2:F3:F4:F5", status: HCIStatus(rawValue: 0x3E))
         #expect("\(error)".contains("0x3E Connection Failed to be Established"))
         #expect("\(error)".contains("out of range"))

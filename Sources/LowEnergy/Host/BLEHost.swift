@@ -42,6 +42,8 @@ public actor BLEHost {
     /// `true` if the host uses the extended (Bluetooth 5) scan and connect commands.
     public private(set) var usesExtendedCommands = false
 
+    /// Pairing policy, bond store, pairing delegate and identity for every connection.
+    public private(set) var security: SecurityContext
     private var eventTask: Task<Void, Never>?
     private let hostEvents = Broadcaster<BLEHostEvent>()
     private var closedError: BluetoothError?
@@ -52,6 +54,10 @@ public actor BLEHost {
     private var isScanning = false
     private let scanLock = AsyncLock()
     private var accumulator = AdvertisementAccumulator()
+    /// IRKs of bonded devices, to resolve private addresses in reports (host-side `ah`).
+    private var resolvingKeys: [ResolvingKey] = []
+    private var resolved: [BluetoothAddress: IdentityAddress] = [:]
+    private var unresolvable: Set<BluetoothAddress> = []
 
     // Connections
     private enum ConnectOutcome: Sendable {
@@ -70,9 +76,12 @@ public actor BLEHost {
 
     /// Creates a host over an opened transport. Call ``start()`` before anything else.
     /// - Parameter logger: where the host logs (label it; the CLI configures the level).
+    /// - Parameter security: how connections pair and where bonds live (default: Just Works
+    ///   only, bonds in memory, a fresh identity).
     public init(transport: any HCITransport, configuration: BLEHostConfiguration = BLEHostConfiguration(),
-                logger: Logger = Logger(label: "nearby.lowenergy")) {
+                security: SecurityContext = SecurityContext(), logger: Logger = Logger(label: "nearby.lowenergy")) {
         self.configuration = configuration
+        self.security = security
         self.logger = logger
         self.hci = HCIHost(transport: transport, commandTimeout: configuration.commandTimeout, logger: logger)
     }
@@ -81,9 +90,10 @@ public actor BLEHost {
     /// - Throws: the transport's ``BluetoothError`` (with the fix for permissions, bluetoothd, ...)
     ///   or any error of ``start()``; the transport is closed again on failure.
     public static func open(_ spec: HCITransportSpec, configuration: BLEHostConfiguration = BLEHostConfiguration(),
+                            security: SecurityContext = SecurityContext(),
                             logger: Logger = Logger(label: "nearby.lowenergy")) async throws(BluetoothError) -> BLEHost {
         let transport = try await spec.open()
-        let host = BLEHost(transport: transport, configuration: configuration, logger: logger)
+        let host = BLEHost(transport: transport, configuration: configuration, security: security, logger: logger)
         do {
             try await host.start()
         } catch {
@@ -101,13 +111,19 @@ public actor BLEHost {
     /// The connections that are up.
     public var activeConnections: [BLEConnection] { Array(connections.values) }
 
+    /// Replaces the security context for connections made from now on.
+    public func setSecurity(_ context: SecurityContext) {
+        security = context
+    }
+
     // MARK: - Start
 
     /// Resets and configures the controller. Idempotent (returns the same info once started).
     ///
-    /// Sequence: Reset, Read Local Version Information, Read BD_ADDR, LE Read Local Supported
-    /// Features, LE Read Buffer Size (Read Buffer Size if the LE buffers are shared), Set Event
-    /// Mask, LE Set Event Mask, LE Set Random Address.
+    /// Sequence: Reset, Read Local Version Information, Read Local Supported Commands, Read
+    /// BD_ADDR, LE Read Local Supported Features, LE Read Buffer Size (Read Buffer Size if the LE
+    /// buffers are shared), Set Event Mask, LE Set Event Mask (the controller version's events),
+    /// LE Set Random Address.
     /// - Throws: ``BluetoothError/timeout(operation:timeout:)`` naming a command the controller
     ///   never answered, ``BluetoothError/commandFailed(command:status:)``, transport errors.
     @discardableResult
@@ -130,6 +146,16 @@ public actor BLEHost {
               let manufacturer = reader.u16(), let lmpSubversion = reader.u16() else {
             throw .malformedPacket(detail: "short Read Local Version Information response")
         }
+        // Which commands the controller has (some claim extended advertising but refuse the
+        // extended scan / connect commands); controllers before 1.2 may not answer it at all.
+        var supportedCommands: SupportedCommands?
+        do {
+            let octets = try await hci.execute(.readLocalSupportedCommands)
+            supportedCommands = octets.count >= 64 ? SupportedCommands(octets: octets) : nil
+        } catch .commandFailed {
+            supportedCommands = nil
+        }
+        await hci.configureSupportedCommands(supportedCommands)
         reader = ByteReader(try await hci.execute(.readBDADDR))
         guard let publicAddress = reader.address() else { throw .malformedPacket(detail: "short Read BD_ADDR response") }
         reader = ByteReader(try await hci.execute(.leReadLocalSupportedFeatures))
@@ -150,11 +176,27 @@ public actor BLEHost {
         }
         await hci.configureACL(packetLength: packetLength, packetCount: packetCount)
         try await hci.execute(.setEventMask(Self.eventMask))
-        try await hci.execute(.leSetEventMask(Self.leEventMask))
+        let leMask = Self.leEventMask(hciVersion: hciVersion)
+        do {
+            try await hci.execute(.leSetEventMask(leMask))
+        } catch .commandFailed(_, let status) where status == .invalidParameters && leMask != Self.leEventMask40 {
+            // An old controller that rejects bits it does not know (Bumble's host falls back the same way).
+            logger.info("the controller refused LE event mask 0x\(String(leMask, radix: 16)); using the Bluetooth 4.0 mask")
+            try await hci.execute(.leSetEventMask(Self.leEventMask40))
+        }
 
+        var identity = security.identity
+        if let provider = security.identityProvider {
+            do {
+                identity = try await provider.identity(controller: publicAddress, usePublicAddress: configuration.ownAddress == .public)
+            } catch {
+                throw .security(error)
+            }
+        }
         switch configuration.ownAddress {
         case .randomStatic(let fixed):
-            let address = fixed ?? BluetoothAddress.randomStatic()
+            let stored = identity.flatMap { $0.address.type == .random ? $0.address.address : nil }
+            let address = fixed ?? stored ?? BluetoothAddress.randomStatic()
             guard address.randomAddressKind == .staticAddress else {
                 throw .invalidArgument(detail: "own address \(address) is not a random static address (its two top bits must be 11, e.g. C0:...)")
             }
@@ -165,8 +207,12 @@ public actor BLEHost {
             ownAddress = publicAddress
             ownAddressType = .public
         }
+        // The identity distributed when pairing: the own address, with a stored or fresh IRK.
+        let ownIdentity = IdentityAddress(address: ownAddress ?? publicAddress, type: ownAddressType)
+        security.identity = LocalIdentity(address: ownIdentity, irk: identity?.irk ?? .random())
         switch configuration.commandSet {
-        case .automatic: usesExtendedCommands = features.contains(.extendedAdvertising)
+        case .automatic:
+            usesExtendedCommands = features.contains(.extendedAdvertising) && (supportedCommands?.hasExtendedScanAndConnect ?? true)
         case .legacy: usesExtendedCommands = false
         case .extended: usesExtendedCommands = true
         }
@@ -175,6 +221,7 @@ public actor BLEHost {
             lmpSubversion: lmpSubversion, publicAddress: publicAddress, leFeatures: features,
             aclPacketLength: packetLength, aclPacketCount: packetCount)
         controller = info
+        await refreshResolvingKeys()
         logger.info("\(info); own address \(ownAddress.map(\.description) ?? "?") (\(ownAddressType)), \(usesExtendedCommands ? "extended" : "legacy") commands")
         return info
     }
@@ -186,6 +233,25 @@ public actor BLEHost {
     /// Features Complete, Long Term Key Request, Remote Connection Parameter Request, Data
     /// Length Change, Enhanced Connection Complete, PHY Update Complete, Extended Advertising Report.
     static let leEventMask: UInt64 = 0x7F | 1 << 9 | 1 << 11 | 1 << 12
+    /// The five LE events of Bluetooth 4.0 (Connection Complete ... Long Term Key Request).
+    static let leEventMask40: UInt64 = 0x1F
+
+    /// The LE events the controller's version defines (a CSR8510 or an old Raspberry Pi
+    /// controller rejects unknown bits): 4.0 five events, 4.1 + Remote Connection Parameter
+    /// Request, 4.2 + Data Length Change and Enhanced Connection Complete, 5.0 and later all.
+    static func leEventMask(hciVersion: UInt8) -> UInt64 {
+        switch hciVersion {
+        case ..<7: return leEventMask40
+        case 7: return 0x3F
+        case 8: return 0x7F | 1 << 9
+        default: return leEventMask
+        }
+    }
+
+    /// A status meaning "this controller does not do that command" (not a state problem).
+    static func isRefusal(_ status: HCIStatus) -> Bool {
+        status == .unknownCommand || status.rawValue == 0x11
+    }
 
     private func requireStarted() throws(BluetoothError) {
         if let closedError { throw closedError }
@@ -213,9 +279,17 @@ public actor BLEHost {
         defer { scanLock.unlock() }
         if !isScanning {
             accumulator.reset()
+            await refreshResolvingKeys()
             if usesExtendedCommands {
-                try await hci.execute(.leSetExtendedScanParameters(
-                    active: parameters.active, interval: parameters.interval, window: parameters.window, ownAddressType: ownAddressType))
+                do {
+                    try await hci.execute(.leSetExtendedScanParameters(
+                        active: parameters.active, interval: parameters.interval, window: parameters.window, ownAddressType: ownAddressType))
+                } catch .commandFailed(let command, let status) where Self.isRefusal(status) {
+                    logger.warning("\(command) refused (\(status)): falling back to the legacy scan and connect commands")
+                    usesExtendedCommands = false
+                }
+            }
+            if usesExtendedCommands {
                 try await hci.execute(.leSetExtendedScanEnable(true, filterDuplicates: parameters.controllerFiltersDuplicates))
             } else {
                 try await hci.execute(.leSetScanParameters(
@@ -276,7 +350,7 @@ public actor BLEHost {
         guard isScanning, !scanContinuations.isEmpty else { return }
         let now = ContinuousClock.now
         for report in reports {
-            let advertisement: Advertisement
+            var advertisement: Advertisement
             switch accumulator.add(report, at: now) {
             case .pending:
                 continue
@@ -286,11 +360,38 @@ public actor BLEHost {
             case .advertisement(let complete):
                 advertisement = complete
             }
+            advertisement.identity = identity(of: report.address)
             if !advertisement.reportData.problems.isEmpty {
                 logger.debug("malformed advertising data from \(report.address): \(advertisement.reportData.problems.joined(separator: "; "))")
             }
             for continuation in scanContinuations.values { continuation.yield(advertisement) }
         }
+    }
+
+    /// The identity a stored IRK resolves `address` to (resolvable private addresses only).
+    private func identity(of address: BluetoothAddress) -> IdentityAddress? {
+        guard !resolvingKeys.isEmpty, address.randomAddressKind == .resolvablePrivate else { return nil }
+        if let known = resolved[address] { return known }
+        if unresolvable.contains(address) { return nil }
+        if resolved.count + unresolvable.count >= 4096 {
+            resolved.removeAll()
+            unresolvable.removeAll()
+        }
+        if let identity = ResolvablePrivateAddress.resolve(address, among: resolvingKeys) {
+            resolved[address] = identity
+            return identity
+        }
+        unresolvable.insert(address)
+        return nil
+    }
+
+    /// Reloads the IRKs of bonded devices from the bond store (done at start, at every scan
+    /// start and after pairing), so reports from their resolvable private addresses carry
+    /// ``Advertisement/identity``.
+    public func refreshResolvingKeys() async {
+        resolvingKeys = await security.bonds.resolvingKeys()
+        resolved.removeAll()
+        unresolvable.removeAll()
     }
 
     // MARK: - Connecting
@@ -327,7 +428,14 @@ public actor BLEHost {
             ? .leExtendedCreateConnection(peer: address, peerType: peerType, ownAddressType: ownAddressType, parameters: options.parameters)
             : .leCreateConnection(peer: address, peerType: peerType, ownAddressType: ownAddressType, parameters: options.parameters)
         logger.debug("connecting to \(address) (\(peerType))")
-        try await hci.execute(command)
+        do {
+            try await hci.execute(command)
+        } catch .commandFailed(let name, let status) where usesExtendedCommands && Self.isRefusal(status) {
+            // Claims extended advertising but refuses the extended command: legacy from now on.
+            logger.warning("\(name) refused (\(status)): falling back to the legacy scan and connect commands")
+            usesExtendedCommands = false
+            try await hci.execute(.leCreateConnection(peer: address, peerType: peerType, ownAddressType: ownAddressType, parameters: options.parameters))
+        }
 
         let outcome: ConnectOutcome
         do {
@@ -370,6 +478,16 @@ public actor BLEHost {
                 }
             }
             logger.info("connected to \(address): handle 0x\(hex(connection.handle)), ATT_MTU \(connection.mtu)")
+            if security.configuration.encryptWhenBonded, await connection.security.storedBond()?.peerLongTermKey != nil {
+                do {
+                    try await connection.encrypt()
+                    logger.info("encrypted the link to \(address) with the stored bond")
+                } catch {
+                    // Reported on the connection (securityFailed); ATT requests that need
+                    // encryption then fail with this error instead of pairing again.
+                    logger.warning("\(error)")
+                }
+            }
             return connection
         }
     }
@@ -445,6 +563,19 @@ public actor BLEHost {
             hostEvents.yield(.hardwareError(code: code))
         case .encryptionChange(let status, let handle, let enabled):
             logger.info("encryption on 0x\(hex(handle)): \(enabled != 0 ? "on" : "off") (\(status))")
+            await connections[handle]?.security.encryptionChanged(status: status, enabled: enabled != 0)
+        case .encryptionKeyRefreshComplete(let status, let handle):
+            logger.info("encryption key refreshed on 0x\(hex(handle)) (\(status))")
+            await connections[handle]?.security.encryptionChanged(status: status, enabled: status == .success)
+        case .le(.longTermKeyRequest(let handle, let rand, let ediv)):
+            let key = await connections[handle]?.security.longTermKey(rand: rand, ediv: ediv)
+            let command: HCICommand = key.map { .leLongTermKeyRequestReply(handle: handle, key: $0) }
+                ?? .leLongTermKeyRequestNegativeReply(handle: handle)
+            do {
+                try await hci.execute(command)
+            } catch {
+                logger.warning("answering the Long Term Key Request of 0x\(hex(handle)) failed: \(error)")
+            }
         default:
             logger.trace("event \(event)")
         }
@@ -453,22 +584,25 @@ public actor BLEHost {
     private func handleConnectionComplete(_ complete: LEConnectionComplete) async {
         let outcome: ConnectOutcome
         if complete.status == .success {
-            guard complete.role == 0 else {
-                // This host never advertises; a peripheral-role link is not ours to keep.
+            guard complete.role == 0 || configuration.acceptsPeripheralConnections else {
+                // Not advertising for connections: a peripheral-role link is not ours to keep.
                 logger.warning("unexpected peripheral-role connection from \(complete.peerAddress); disconnecting")
                 let hci = hci
                 Task { _ = try? await hci.execute(.disconnect(handle: complete.handle, reason: .remoteUserTerminatedConnection)) }
                 return
             }
             let options = pendingConnect?.options ?? ConnectionOptions()
+            let local = IdentityAddress(address: ownAddress ?? .zero, type: ownAddressType)
             let connection = BLEConnection(
                 complete: complete, hci: hci, localMTU: options.preferredMTU ?? UInt16(attDefaultMTU),
-                attTimeout: options.attTimeout, logger: logger)
+                attTimeout: options.attTimeout, localAddress: local, securityContext: security, logger: logger)
             connections[complete.handle] = connection
             if let inbound = await hci.inboundPDUs(handle: complete.handle) {
                 await connection.activate(inbound: inbound)
             }
             hostEvents.yield(.connected(connection))
+            // A central connected to this host: nobody's connect() waits for it.
+            if complete.role != 0 { return }
             outcome = .connected(connection)
         } else {
             outcome = .failed(complete.status)

@@ -14,6 +14,15 @@ public struct SecurityConfiguration: Sendable, Hashable {
     public var minimumKeySize: Int
     /// The longest key offered, bytes (7...16). Default 16.
     public var maximumKeySize: Int
+    /// Central: answer an accessory's Security Request (encrypt with a stored bond, else pair).
+    /// Default `true`.
+    public var pairOnSecurityRequest = true
+    /// Central: when an ATT request fails with Insufficient Authentication, Encryption or
+    /// Encryption Key Size, encrypt (bonded) or pair, then retry the request once. Default `true`.
+    public var pairWhenRequired = true
+    /// Central: encrypt right after connecting when a bond with the accessory is stored.
+    /// Default `true`.
+    public var encryptWhenBonded = true
     /// Offer LE Secure Connections. Default `true`; `false` behaves like a Bluetooth 4.0
     /// device (legacy pairing only), for tests and for accessories that mishandle SC.
     public var secureConnectionsSupported = true

@@ -28,6 +28,8 @@ public enum SecurityError: Error, Sendable, Hashable, CustomStringConvertible {
     case disconnected(reason: HCIStatus)
     /// An HCI command needed for encryption failed.
     case hci(BluetoothError)
+    /// The bond could not be stored (`detail` says why).
+    case storageFailed(detail: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -66,6 +68,8 @@ public enum SecurityError: Error, Sendable, Hashable, CustomStringConvertible {
             return text
         case .hci(let error):
             return "\(error)"
+        case .storageFailed(let detail):
+            return "the bond could not be stored: \(detail); the accessory will have to be paired again next time"
         }
     }
 }
