@@ -239,7 +239,7 @@ public actor BLEHost {
     /// The LE events the controller's version defines (a CSR8510 or an old Raspberry Pi
     /// controller rejects unknown bits): 4.0 five events, 4.1 + Remote Connection Parameter
     /// Request, 4.2 + Data Length Change and Enhanced Connection Complete, 5.0 and later all.
-    static func leEventMask(hciVersion: UInt8) -> UInt64 {
+    public static func leEventMask(hciVersion: UInt8) -> UInt64 {
         switch hciVersion {
         case ..<7: return leEventMask40
         case 7: return 0x3F
@@ -323,6 +323,24 @@ public actor BLEHost {
     private func scannerEnded(_ id: UInt64) async {
         scanContinuations[id] = nil
         await disableScanIfIdle()
+    }
+
+    /// Enables or disables scanning at the controller without touching the scan streams (a
+    /// pause while connecting). Returns `true` if the command went through.
+    private func setScanEnabled(_ enable: Bool) async -> Bool {
+        guard isScanning, closedError == nil else { return false }
+        do {
+            if usesExtendedCommands {
+                try await hci.execute(.leSetExtendedScanEnable(enable))
+            } else {
+                try await hci.execute(.leSetScanEnable(enable))
+            }
+            logger.debug("scanning \(enable ? "resumed" : "paused")")
+            return true
+        } catch {
+            logger.warning("could not \(enable ? "resume" : "pause") scanning: \(error)")
+            return false
+        }
     }
 
     private func disableScanIfIdle() async {
@@ -428,6 +446,7 @@ public actor BLEHost {
             ? .leExtendedCreateConnection(peer: address, peerType: peerType, ownAddressType: ownAddressType, parameters: options.parameters)
             : .leCreateConnection(peer: address, peerType: peerType, ownAddressType: ownAddressType, parameters: options.parameters)
         logger.debug("connecting to \(address) (\(peerType))")
+        var pausedScan = false
         do {
             try await hci.execute(command)
         } catch .commandFailed(let name, let status) where usesExtendedCommands && Self.isRefusal(status) {
@@ -435,6 +454,14 @@ public actor BLEHost {
             logger.warning("\(name) refused (\(status)): falling back to the legacy scan and connect commands")
             usesExtendedCommands = false
             try await hci.execute(.leCreateConnection(peer: address, peerType: peerType, ownAddressType: ownAddressType, parameters: options.parameters))
+        } catch .commandFailed(_, let status) where status == .commandDisallowed && isScanning {
+            // Some controllers cannot scan and initiate at once: pause the scan while connecting.
+            logger.info("the controller cannot connect while scanning: pausing the scan")
+            pausedScan = await setScanEnabled(false)
+            try await hci.execute(command)
+        }
+        defer {
+            if pausedScan { Task { _ = await self.setScanEnabled(true) } }
         }
 
         let outcome: ConnectOutcome

@@ -35,7 +35,9 @@ Supported commands are reported as the controller really handles them (the stock
 the extended scan / connect commands it implements). Two more old-controller quirks:
 ``bt40=True`` is a Bluetooth 4.0 controller (HCI version 6, no extended advertising, LE Set
 Event Mask bits above 4.0 refused with 0x12, like a CSR8510); ``refuse_extended_connect=True``
-claims extended advertising but answers LE Extended Create Connection with 0x01.
+claims extended advertising but answers LE Extended Create Connection with 0x01;
+``no_connect_while_scanning=True`` refuses to initiate while scanning (0x0C), like controllers
+that cannot do both.
 """
 
 from __future__ import annotations
@@ -107,12 +109,14 @@ class TestController(Controller):
         stock_cancel: bool = False,
         bt40: bool = False,
         refuse_extended_connect: bool = False,
+        no_connect_while_scanning: bool = False,
         report=print,
         **kwargs,
     ) -> None:
         super().__init__(name, **kwargs)
         self.bt40 = bt40
         self.refuse_extended_connect = refuse_extended_connect
+        self.no_connect_while_scanning = no_connect_while_scanning
         # The stock list omits extended commands this controller handles.
         self.supported_commands = set(Controller.supported_commands) | EXTENDED_COMMANDS
         if bt40:
@@ -164,6 +168,11 @@ class TestController(Controller):
         if self.refuse_extended_connect and op_code == hci.HCI_LE_EXTENDED_CREATE_CONNECTION_COMMAND:
             self.report('EXTENDED-CONNECT-REFUSED')
             self._send_status(command, hci.HCI_ErrorCode.UNKNOWN_HCI_COMMAND_ERROR)
+            return
+        if (self.no_connect_while_scanning and self.le_scan_enable
+                and op_code in (hci.HCI_LE_CREATE_CONNECTION_COMMAND, hci.HCI_LE_EXTENDED_CREATE_CONNECTION_COMMAND)):
+            self.report('CONNECT-WHILE-SCANNING-REFUSED')
+            self._send_status(command, hci.HCI_ErrorCode.COMMAND_DISALLOWED_ERROR)
             return
         if self.bt40:
             if op_code in EXTENDED_COMMANDS or op_code not in self.supported_commands:

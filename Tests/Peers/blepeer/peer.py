@@ -54,6 +54,7 @@ class PeerOptions:
     security: SecurityOptions = dataclasses.field(default_factory=SecurityOptions)
     bt40: bool = False
     refuse_extended_connect: bool = False
+    no_connect_while_scanning: bool = False
     connect_to: str | None = None
     pair_as_central: bool = False
     encrypt_as_central: bool = False
@@ -120,6 +121,7 @@ class BLEPeer:
             stock_cancel=options.stock_cancel,
             bt40=options.bt40,
             refuse_extended_connect=options.refuse_extended_connect,
+            no_connect_while_scanning=options.no_connect_while_scanning,
             report=report,
         )
         for index, address in enumerate(options.accessory_addresses()):
@@ -219,6 +221,8 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
                         help='a Bluetooth 4.0 controller: legacy commands only, LE event mask bits above 4.0 refused')
     quirks.add_argument('--refuse-extended-connect', action='store_true',
                         help='claims extended advertising but answers LE Extended Create Connection with 0x01')
+    quirks.add_argument('--no-connect-while-scanning', action='store_true',
+                        help='refuse LE (Extended) Create Connection with 0x0C while scanning')
     parser.add_argument('--log-level', default='WARNING')
     args = parser.parse_args(argv)
     options = PeerOptions(
@@ -246,6 +250,7 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
             security_request=args.security_request),
         bt40=args.bt40,
         refuse_extended_connect=args.refuse_extended_connect,
+        no_connect_while_scanning=args.no_connect_while_scanning,
         connect_to=args.connect_to,
         pair_as_central=args.pair_as_central,
         encrypt_as_central=args.encrypt_as_central,
