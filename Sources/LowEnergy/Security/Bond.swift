@@ -71,6 +71,11 @@ public struct LongTermKey: Sendable, Hashable, Codable {
     }
 }
 
+extension LongTermKey: CustomStringConvertible {
+    /// `"‹key› EDIV 0x0000"`: never the key.
+    public var description: String { "‹key› EDIV 0x\(hex(ediv))" }
+}
+
 /// An address that identifies a device for good: public, or random static (Vol 6 Part B 1.3).
 public struct IdentityAddress: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The address.
@@ -110,6 +115,16 @@ public struct Bond: Sendable, Hashable, Codable, CustomStringConvertible {
     public var authenticated: Bool
     /// `true` if made with LE Secure Connections (else legacy pairing).
     public var secureConnections: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case peerIdentity = "peer_identity"
+        case peerLongTermKey = "peer_ltk"
+        case localLongTermKey = "local_ltk"
+        case peerIRK = "peer_irk"
+        case keySize = "key_size"
+        case authenticated
+        case secureConnections = "secure_connections"
+    }
 
     /// Creates a bond.
     public init(peerIdentity: IdentityAddress, peerLongTermKey: LongTermKey?, localLongTermKey: LongTermKey?,
