@@ -68,6 +68,10 @@ extension ConfigurationFile {
         hci = "hci:0"
         # The UWB dev kit: usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim.
         uwb = "usb:1915:520f"
+        # Legacy (Bluetooth 4.x) scan and connect commands even on a Bluetooth 5 controller.
+        hci_legacy = false
+        # Own BLE address: "random" (a static address stored per controller) or "public".
+        own_address = "random"
 
         [retry]
         # Restart ranging after a timeout while the accessory is still near.

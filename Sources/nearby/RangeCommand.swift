@@ -46,6 +46,12 @@ struct RangeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The BLE controller: hci:N, tcp:HOST:PORT or serial:PATH[@BAUD] (default: the config file's, else hci:0).", valueName: "spec"))
     var hci: String?
 
+    @Flag(name: .customLong("hci-legacy"), help: "Use the legacy (Bluetooth 4.x) scan and connect commands (config: transports.hci_legacy).")
+    var hciLegacy = false
+
+    @Option(name: .customLong("own-address"), help: "The own BLE address: random (stored per controller) or public (config: transports.own_address).")
+    var ownAddress: HCIOptions.OwnAddressArgument?
+
     @Option(help: ArgumentHelp("The UWB dev kit: \(UWBDeviceSpec.forms) (default: the config file's, else the only one plugged in).", valueName: "spec"))
     var uwb: String?
 
@@ -87,7 +93,9 @@ struct RangeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (accessories, hookCommand) = accessoriesAndHookCommand
-        let settings = try options.settings(transports: TransportSettings(hci: hci, uwb: uwb), hookCommand: hookCommand)
+        let settings = try options.settings(
+            transports: TransportSettings(hci: hci, uwb: uwb, hciLegacy: hciLegacy ? true : nil, ownAddress: ownAddress?.rawValue),
+            hookCommand: hookCommand)
         let configuration = try options.sessionConfiguration(settings)
         let hci = settings.transports.hci ?? "hci:0"
         let logger = Logger(label: "nearby")
@@ -117,7 +125,13 @@ struct RangeCommand: AsyncParsableCommand {
         }
         let host: BLEHost
         do {
-            host = try await BLEHost.open(try HCITransportSpec(parsing: hci), logger: logger)
+            // Bonded accessories are encrypted with their stored keys; this host's stored
+            // identity makes it the central they paired with.
+            let configuration = BLEHostConfiguration(
+                ownAddress: settings.transports.ownAddress == "public" ? .public : .randomStatic(nil),
+                commandSet: settings.transports.hciLegacy == true ? .legacy : .automatic)
+            host = try await BLEHost.open(try HCITransportSpec(parsing: hci), configuration: configuration,
+                                          security: store.securityContext(), logger: logger)
         } catch {
             UWBConsole.error("error: --hci \(hci): \(error)")
             await client.close()

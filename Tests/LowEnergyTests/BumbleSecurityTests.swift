@@ -269,7 +269,9 @@ extension BumbleTests {
             await host.refreshResolvingKeys()
             let next = try await first(try await host.scan()) { $0.address == nextAddress }
             #expect(next.identity == bond.peerIdentity, "resolved with the stored IRK")
-            let again = try await host.connect(to: nextAddress, type: .random)
+            // Connecting by the identity reaches the accessory at its current private address.
+            let again = try await host.connect(to: bond.peerIdentity.address, type: bond.peerIdentity.type)
+            #expect(again.peerAddress == nextAddress)
             #expect(await again.security.isEncrypted, "the stored bond was found through the IRK")
             #expect(peer.lines("PAIRED").count == 1)
             await host.close()

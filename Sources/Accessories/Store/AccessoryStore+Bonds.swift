@@ -72,3 +72,13 @@ extension AccessoryStore: BondStore {
         }
     }
 }
+
+extension AccessoryStore {
+    /// The security context of a BLE host that keeps its bonds in this store and its identity
+    /// (own address and IRK per controller) in `host-identity.json` beside it.
+    public nonisolated func securityContext(configuration: SecurityConfiguration = SecurityConfiguration(),
+                                            delegate: any PairingDelegate = UnattendedPairingDelegate()) -> SecurityContext {
+        SecurityContext(configuration: configuration, bonds: self, delegate: delegate,
+                        identityProvider: HostIdentityStore(besideStore: path))
+    }
+}

@@ -58,6 +58,8 @@ public actor BLEHost {
     private var resolvingKeys: [ResolvingKey] = []
     private var resolved: [BluetoothAddress: IdentityAddress] = [:]
     private var unresolvable: Set<BluetoothAddress> = []
+    /// The latest resolvable private address heard from each bonded identity.
+    private var privateAddresses: [BluetoothAddress: (address: BluetoothAddress, at: ContinuousClock.Instant)] = [:]
 
     // Connections
     private enum ConnectOutcome: Sendable {
@@ -379,6 +381,9 @@ public actor BLEHost {
                 advertisement = complete
             }
             advertisement.identity = identity(of: report.address)
+            if let identity = advertisement.identity {
+                privateAddresses[identity.address] = (report.address, now)
+            }
             if !advertisement.reportData.problems.isEmpty {
                 logger.debug("malformed advertising data from \(report.address): \(advertisement.reportData.problems.joined(separator: "; "))")
             }
@@ -401,6 +406,24 @@ public actor BLEHost {
         }
         unresolvable.insert(address)
         return nil
+    }
+
+    /// The address a bonded device with a resolvable private address advertises from now:
+    /// the latest one heard (within 15 s), else one found by a short scan (at most `within`,
+    /// ending as soon as the device is heard under either address). `nil` if `identity` has
+    /// no stored IRK or was not heard.
+    private func currentPrivateAddress(of identity: BluetoothAddress, within: Duration) async -> BluetoothAddress? {
+        guard resolvingKeys.contains(where: { $0.identity.address == identity }) else { return nil }
+        if let seen = privateAddresses[identity], seen.at.duration(to: .now) < .seconds(15) { return seen.address }
+        guard let stream = try? await scan() else { return nil }
+        let found = try? await withTimeout(within, operation: "looking for \(identity)") {
+            for await advertisement in stream {
+                // Heard under a private address, or under the identity itself (no privacy).
+                if advertisement.identity?.address == identity || advertisement.address == identity { return advertisement.address }
+            }
+            return nil as BluetoothAddress?
+        }
+        return found ?? nil
     }
 
     /// Reloads the IRKs of bonded devices from the bond store (done at start, at every scan
@@ -438,6 +461,17 @@ public actor BLEHost {
             throw .busy(detail: "a connection attempt to \(pending.address) is in progress; wait for it or call cancelConnect()")
         }
         if let problem = options.parameters.validationProblem { throw .invalidArgument(detail: problem) }
+        // A bonded accessory that uses resolvable private addresses is reached at its current one.
+        var address = address
+        var type = type
+        if let current = await currentPrivateAddress(of: address, within: .seconds(3)), current != address {
+            logger.info("\(address) advertises as \(current) (resolved with its IRK); connecting there")
+            address = current
+            type = .random
+            if let existing = connections.values.first(where: { $0.peerAddress == address && $0.isConnected }) {
+                return existing
+            }
+        }
         let completion = Promise<ConnectOutcome>()
         pendingConnect = PendingConnect(address: address, options: options, completion: completion)
         defer { pendingConnect = nil }
