@@ -161,6 +161,25 @@ extension BumbleTests {
             await host.close()
         }
 
+        @Test("a Security Request from a bonded accessory is answered by encrypting, not by pairing again")
+        func securityRequestWhenBonded() async throws {
+            let peer = try await BumblePeer.start(["--security-request"])
+            defer { peer.stop() }
+            var configuration = SecurityConfiguration()
+            configuration.encryptWhenBonded = false  // only the Security Request makes it encrypt
+            let host = try await peer.startHost(security: SecurityContext(configuration: configuration, identity: Self.identity))
+            let connection = try await host.connect(to: peer.accessoryAddress, type: .random)
+            try await peer.waitFor("PAIRED sc=1")
+            try await HCIHostTests.waitUntil { await connection.security.bond != nil }
+            _ = try await connection.disconnect()
+            let again = try await host.connect(to: peer.accessoryAddress, type: .random)
+            try await peer.waitForLines("SECURITY-REQUEST-SENT", count: 2)
+            try await HCIHostTests.waitUntil { await again.security.isEncrypted }
+            try await peer.waitForLines("ENCRYPTED encryption=1", count: 2)
+            #expect(peer.lines("PAIRED").count == 1)
+            await host.close()
+        }
+
         @Test("an accessory that refuses pairing: a clear error naming the reason, the link stays up")
         func refusedPairing() async throws {
             let peer = try await BumblePeer.start(["--refuse-pairing"])
@@ -185,6 +204,7 @@ extension BumbleTests {
             let connection = try await host.connect(to: peer.accessoryAddress, type: .random)
             let security = try await PeerGATT.characteristic(PeerGATT.qorvoSecurity, in: DataChannelService.qorvoNI.service, of: connection)
             #expect(try await connection.gatt.read(security) == Array("Qorvo".utf8))
+            try await peer.waitFor("PAIRED")
             #expect(peer.lines("PAIRED").count == 1)
             #expect(await connection.security.bond != nil)
             await host.close()

@@ -56,7 +56,9 @@ public struct PairingSession: Sendable {
     private let localAddress: IdentityAddress
     private let peerAddress: IdentityAddress
     private let localIdentity: LocalIdentity?
-    private let keyPair: PairingKeyPair
+    /// The P-256 key pair, made when Secure Connections is agreed (legacy pairing needs none).
+    private var keyPairStorage: PairingKeyPair?
+    private var keyPair: PairingKeyPair { keyPairStorage! }
     private let random: @Sendable (Int) -> [UInt8]
 
     private var phase = Phase.idle
@@ -102,17 +104,18 @@ public struct PairingSession: Sendable {
     ///   - localAddress: the address this host uses on the connection (with its type).
     ///   - peerAddress: the peer's address on the connection.
     ///   - localIdentity: this host's identity, distributed if the peer asks for it.
-    ///   - keyPair: the P-256 key pair (fresh by default; tests pass the debug key).
+    ///   - keyPair: the P-256 key pair (`nil`: a fresh one once Secure Connections is agreed;
+    ///     tests pass the debug key).
     ///   - random: random bytes (the system generator by default; tests make it deterministic).
     public init(role: Role, configuration: SecurityConfiguration, localAddress: IdentityAddress, peerAddress: IdentityAddress,
-                localIdentity: LocalIdentity?, keyPair: PairingKeyPair = PairingKeyPair(),
+                localIdentity: LocalIdentity?, keyPair: PairingKeyPair? = nil,
                 random: @escaping @Sendable (Int) -> [UInt8] = SecurityToolbox.randomBytes) {
         self.role = role
         self.configuration = configuration
         self.localAddress = localAddress
         self.peerAddress = peerAddress
         self.localIdentity = localIdentity
-        self.keyPair = keyPair
+        self.keyPairStorage = keyPair
         self.random = random
     }
 
@@ -291,6 +294,7 @@ public struct PairingSession: Sendable {
         expectedPeerKeys.subtract([.linkKey, .signingKey])
         localKeysToSend.subtract([.linkKey, .signingKey])
         if secureConnections {
+            if keyPairStorage == nil { keyPairStorage = PairingKeyPair() }
             phase = .awaitingPublicKey
             // The initiator sends its public key first.
             return role == .initiator ? [.send(.pairingPublicKey(x: keyPair.x, y: keyPair.y))] : []

@@ -248,8 +248,15 @@ public actor SecurityManager {
             break
         }
         guard var current = session, !current.isFinished else {
-            if case .pairingFailed = pdu { return }
-            await send(.pairingFailed(.unspecifiedReason))
+            switch pdu {
+            case .pairingFailed, .keypressNotification:
+                return
+            case .pairingRequest:
+                // A central does not answer Pairing Requests (the peer is not the initiator).
+                await send(.pairingFailed(.commandNotSupported))
+            default:
+                await send(.pairingFailed(.unspecifiedReason))
+            }
             return
         }
         restartTimeout()
@@ -258,14 +265,15 @@ public actor SecurityManager {
         await perform(actions)
     }
 
-    private func securityRequested(_ authentication: AuthenticationRequirements) async {
+    private func securityRequested(_: AuthenticationRequirements) async {
         report(.securityRequested)
         guard context.configuration.pairOnSecurityRequest, elevation == nil, session?.isActive != true else { return }
-        let wantsMITM = authentication.contains(.mitm)
         elevation = Task {
+            defer { self.elevationFinished() }
             do throws(SecurityError) {
-                if let bond = await self.storedBond(), bond.peerLongTermKey != nil, bond.authenticated || !wantsMITM {
-                    if await !self.isEncrypted { try await self.encrypt() }
+                // Bonded: encrypt (an accessory wanting more says so with an ATT error later).
+                if let bond = await self.storedBond(), bond.peerLongTermKey != nil {
+                    if !self.isEncrypted { try await self.encrypt() }
                     return
                 }
                 guard await self.context.delegate.acceptPairing(peer: self.peerAddress.address) else {
@@ -276,7 +284,6 @@ public actor SecurityManager {
             } catch {
                 self.logger.warning("answering the accessory's Security Request: \(error)")
             }
-            await self.elevationFinished()
         }
     }
 
