@@ -180,6 +180,31 @@ extension BumbleTests {
             await host.close()
         }
 
+        @Test("keys never reach the log, even at trace level (pairing, key distribution, encrypting again)")
+        func keysNeverLogged() async throws {
+            let peer = try await BumblePeer.start()
+            defer { peer.stop() }
+            let messages = RecordingLog.Messages()
+            let host = try await BLEHost.open(peer.spec, configuration: BLEHostConfiguration(commandTimeout: .seconds(5)),
+                                              security: Self.context(), logger: RecordingLog.logger(messages))
+            let connection = try await host.connect(to: peer.accessoryAddress, type: .random)
+            let bond = try await connection.pair()
+            try await peer.waitFor("PAIRED")
+            _ = try await connection.disconnect()
+            let again = try await host.connect(to: peer.accessoryAddress, type: .random)
+            #expect(await again.security.isEncrypted)
+            await host.close()
+            let log = messages.all.joined(separator: "\n").lowercased()
+            #expect(log.contains("hci command hci le enable encryption"), "the command is logged, its key is not")
+            for key in [bond.peerLongTermKey!.key, bond.peerIRK!, Self.identity.irk] {
+                let spaced = key.bytes.map { String(format: "%02x", $0) }
+                for form in [spaced.joined(), spaced.joined(separator: " "), spaced.reversed().joined(separator: " "),
+                             spaced.reversed().joined()] {
+                    #expect(!log.contains(form), "a key appeared in the log")
+                }
+            }
+        }
+
         @Test("an accessory that refuses pairing: a clear error naming the reason, the link stays up")
         func refusedPairing() async throws {
             let peer = try await BumblePeer.start(["--refuse-pairing"])

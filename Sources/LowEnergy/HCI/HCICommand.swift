@@ -41,6 +41,12 @@ public struct HCICommand: Sendable, Hashable, CustomStringConvertible {
     /// `"HCI Reset (0x0C03)"`.
     public var description: String { opcode.description }
 
+    /// `true` for commands whose parameters hold a key (LE Enable Encryption, LE Long Term Key
+    /// Request Reply, LE Add Device To Resolving List): never log their bytes.
+    public var carriesKey: Bool {
+        opcode == .leEnableEncryption || opcode == .leLongTermKeyRequestReply || opcode == .leAddDeviceToResolvingList
+    }
+
     // MARK: - Controller setup
 
     /// Reset.

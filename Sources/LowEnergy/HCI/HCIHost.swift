@@ -127,7 +127,8 @@ public actor HCIHost {
         let promise = Promise<CommandReply>()
         let id = makeID()
         inFlight[command.opcode, default: []].append(PendingCommand(id: id, promise: promise))
-        logger.trace("HCI command \(command.opcode): \(hexDump(command.parameters))")
+        // Commands that carry a key are logged without their parameters, even at trace level.
+        logger.trace("HCI command \(command.opcode): \(command.carriesKey ? "‹\(command.parameters.count) bytes with a key›" : hexDump(command.parameters))")
         do {
             try await transport.send(command.packet)
         } catch {

@@ -89,7 +89,9 @@ public enum SMPPDU: Sendable, Hashable, CustomStringConvertible {
         let body = Array(pdu.dropFirst())
         func need(_ count: Int, _ name: String) throws(SecurityError) {
             guard body.count == count else {
-                throw .invalidPDU(detail: "\(name) with \(body.count) parameter bytes (expected \(count)): \(hexDump(pdu))")
+                // Key-carrying PDUs are never dumped, even malformed.
+                let bytes = [0x06, 0x08, 0x0A].contains(code) ? "" : ": \(hexDump(pdu))"
+                throw .invalidPDU(detail: "\(name) with \(body.count) parameter bytes (expected \(count))\(bytes)")
             }
         }
         switch code {
