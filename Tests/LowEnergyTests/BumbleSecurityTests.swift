@@ -380,6 +380,36 @@ extension BumbleTests {
             try await comparing.waitFor("COMPARE number=\(String(format: "%06d", number))")
         }
 
+        @Test("peripheral role: the bonded central comes back and encrypts; this host answers the LTK Request (SC and legacy)")
+        func peripheralReencryption() async throws {
+            for legacy in [false, true] {
+                let peer = try await BumblePeer.start(["--connect-to", Self.ownAddress.description, "--pair-as-central",
+                                                       "--reencrypt-as-central", "--no-mitm"] + (legacy ? ["--legacy-pairing"] : []))
+                defer { peer.stop() }
+                var configuration = BLEHostConfiguration(commandTimeout: .seconds(5), ownAddress: .randomStatic(Self.ownAddress))
+                configuration.acceptsPeripheralConnections = true
+                var context = Self.context()
+                context.identity = nil
+                let host = try await peer.startHost(configuration, security: context)
+                let hostEvents = host.events()
+                try await Self.advertise(host)
+                try await peer.waitFor("PAIRED", timeout: .seconds(30))
+                try await peer.waitFor("CENTRAL-DISCONNECTED")
+                try await Self.advertise(host)
+                try await peer.waitForLines("ENCRYPTED encryption=1", count: 2)
+                #expect(peer.lines("CENTRAL-SECURITY-FAILED").isEmpty, "\(peer.process.stdout)")
+                let connections = await collect(hostEvents, for: .milliseconds(200)).compactMap { event -> BLEConnection? in
+                    if case .connected(let connection) = event { return connection }
+                    return nil
+                }
+                let second = try #require(connections.last)
+                #expect(connections.count == 2)
+                #expect(await second.security.isEncrypted, "encrypted with the bond's key, no pairing")
+                #expect(peer.lines("PAIRED").count == 1)
+                await host.close()
+            }
+        }
+
         @Test("peripheral role: Passkey Entry both ways, and legacy pairing")
         func peripheralPasskey() async throws {
             // The central (Bumble) displays, this host types.

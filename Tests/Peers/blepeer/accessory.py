@@ -253,9 +253,31 @@ class Accessory:
         self.att_silent = True
         self.report('ATT-SILENT')
 
-    async def connect_to(self, address: str, pair: bool, encrypt: bool) -> None:
+    async def connect_to(self, address: str, pair: bool, encrypt: bool, reencrypt: bool = False) -> None:
         """Acts as a central: connects to `address` (the host under test advertising), retrying
-        until it answers, then pairs or encrypts if asked."""
+        until it answers, then pairs or encrypts if asked; with `reencrypt`, after pairing it
+        disconnects, connects again and encrypts with the new bond."""
+        connection = await self._connect_as_central(address)
+        try:
+            if encrypt:
+                await connection.encrypt()
+            elif pair:
+                await connection.pair()
+        except Exception as error:
+            self.report(f'CENTRAL-SECURITY-FAILED error={error}')
+            return
+        if not (pair and reencrypt):
+            return
+        await asyncio.sleep(0.3)
+        await connection.disconnect()
+        self.report('CENTRAL-DISCONNECTED')
+        again = await self._connect_as_central(address)
+        try:
+            await again.encrypt()
+        except Exception as error:
+            self.report(f'CENTRAL-SECURITY-FAILED error={error}')
+
+    async def _connect_as_central(self, address: str):
         target = hci.Address(address)
         while True:
             try:
@@ -266,13 +288,7 @@ class Accessory:
                 self.report(f'CONNECT-RETRY error={type(error).__name__}')
                 await asyncio.sleep(0.3)
         self.report(f'CENTRAL-CONNECTED peer={connection.peer_address}')
-        try:
-            if encrypt:
-                await connection.encrypt()
-            elif pair:
-                await connection.pair()
-        except Exception as error:
-            self.report(f'CENTRAL-SECURITY-FAILED error={error}')
+        return connection
 
     async def _vanish(self, connection, back_after: int) -> None:
         """Out of range: the link is lost and the accessory is not heard advertising until

@@ -58,6 +58,7 @@ class PeerOptions:
     connect_to: str | None = None
     pair_as_central: bool = False
     encrypt_as_central: bool = False
+    reencrypt_as_central: bool = False
     rpa_irk: bytes | None = None
 
     def accessory_addresses(self) -> list[str]:
@@ -144,7 +145,8 @@ class BLEPeer:
             self.accessories.append(accessory)
         if options.connect_to:
             asyncio.get_running_loop().create_task(self.accessories[0].connect_to(
-                options.connect_to, pair=options.pair_as_central, encrypt=options.encrypt_as_central))
+                options.connect_to, pair=options.pair_as_central, encrypt=options.encrypt_as_central,
+                reencrypt=options.reencrypt_as_central))
         adv, scan_response = self.advertising_payloads()
         report(
             f'READY transport={options.transport} address={",".join(options.accessory_addresses())} '
@@ -216,6 +218,8 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
     central.add_argument('--connect-to', metavar='ADDRESS', help='connect to this (random) address, retrying')
     central.add_argument('--pair-as-central', action='store_true', help='pair after connecting')
     central.add_argument('--encrypt-as-central', action='store_true', help='encrypt with the stored bond after connecting')
+    central.add_argument('--reencrypt-as-central', action='store_true',
+                         help='after pairing: disconnect, connect again and encrypt with the new bond')
     quirks = parser.add_argument_group('controller quirks of C0')
     quirks.add_argument('--bt40', action='store_true',
                         help='a Bluetooth 4.0 controller: legacy commands only, LE event mask bits above 4.0 refused')
@@ -254,6 +258,7 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
         connect_to=args.connect_to,
         pair_as_central=args.pair_as_central,
         encrypt_as_central=args.encrypt_as_central,
+        reencrypt_as_central=args.reencrypt_as_central,
         rpa_irk=bytes.fromhex(args.rpa_irk)[::-1] if args.rpa_irk else None,  # Bumble keeps keys LSB first
     )
     return options, args.behaviour, args.log_level
