@@ -217,6 +217,8 @@ public actor BLEConnection {
     public func disconnect(reason: HCIStatus = .remoteUserTerminatedConnection,
                            timeout: Duration = .seconds(5)) async throws(BluetoothError) -> HCIStatus {
         if let reason = disconnectionReason { return reason }
+        // Right after pairing, give the accessory a moment to file the bond.
+        await security.settle()
         let events = events()
         do {
             try await hci.execute(.disconnect(handle: handle, reason: reason))

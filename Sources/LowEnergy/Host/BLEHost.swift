@@ -380,7 +380,12 @@ public actor BLEHost {
             case .advertisement(let complete):
                 advertisement = complete
             }
-            advertisement.identity = identity(of: report.address)
+            if report.addressType == .publicIdentity || report.addressType == .randomIdentity {
+                // Resolved by the controller (a resolving list someone else set up).
+                advertisement.identity = IdentityAddress(address: report.address, type: report.addressType.connectable)
+            } else {
+                advertisement.identity = identity(of: report.address)
+            }
             if let identity = advertisement.identity {
                 privateAddresses[identity.address] = (report.address, now)
             }

@@ -105,6 +105,10 @@ public actor SecurityManager {
 
     /// SMP transaction timeout (Vol 3 Part H 3.4).
     static let smpTimeout = Duration.seconds(30)
+    /// How long the link stays up after this host sent its last keys: the accessory files the
+    /// bond only once it has processed them, and some drop it when the link ends first.
+    static let settleTime = Duration.milliseconds(500)
+    private var pairedAt: ContinuousClock.Instant?
 
     init(role: ConnectionRole, handle: UInt16, localAddress: IdentityAddress, peerAddress: IdentityAddress, hci: HCIHost,
          context: SecurityContext, logger: Logger, send: @escaping @Sendable ([UInt8]) async -> Void,
@@ -324,6 +328,14 @@ public actor SecurityManager {
         return key.key
     }
 
+    /// Waits until the accessory had ``settleTime`` to process this host's last keys (called
+    /// before disconnecting; returns at once unless a pairing just completed).
+    func settle() async {
+        guard let pairedAt else { return }
+        let remaining = Self.settleTime - pairedAt.duration(to: .now)
+        if remaining > .zero { try? await Task.sleep(for: remaining) }
+    }
+
     /// The link ended: a running pairing fails.
     func connectionEnded(reason: HCIStatus) async {
         timeoutTask?.cancel()
@@ -392,6 +404,7 @@ public actor SecurityManager {
                 pendingKey = key
             case .completed(let newBond, let method):
                 timeoutTask?.cancel()
+                pairedAt = .now
                 pendingKey = nil
                 level = method.isAuthenticated ? .authenticated : .encrypted
                 keySize = newBond.keySize
