@@ -60,8 +60,8 @@ PROBE = r"""
 class DevTools:
     """A minimal CDP client: commands by id, events collected."""
 
-    def __init__(self, url):
-        self.socket = connect(url, max_size=64 * 1024 * 1024, open_timeout=30)
+    def __init__(self, socket):
+        self.socket = socket
         self.next_id = 0
         self.events = []
 
@@ -83,9 +83,6 @@ class DevTools:
                 return reply.get("result", {})
             if "method" in reply:
                 self.events.append(reply)
-
-    def close(self):
-        self.socket.close()
 
 
 def find_chromium(explicit):
@@ -133,9 +130,21 @@ def main():
 
     profile = tempfile.mkdtemp(prefix="nearby-chromium-")
     process, endpoint = start_chromium(find_chromium(args.chromium), profile)
-    tools = None
     try:
-        tools = DevTools(endpoint)
+        with connect(endpoint, max_size=64 * 1024 * 1024, open_timeout=30) as socket:
+            report(DevTools(socket), args)
+    finally:
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def report(tools, args):
+    """Drives the page through its stages and prints the report."""
+    try:
         target = tools.call("Target.createTarget", url="about:blank")["targetId"]
         session = tools.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         tools.call("Emulation.setDeviceMetricsOverride", session, width=args.width, height=args.height, deviceScaleFactor=1, mobile=False)
@@ -196,18 +205,10 @@ def main():
         ]
         print(json.dumps({"first": first, "later": later, "consistency": consistency, "raw": raw, "exceptions": exceptions, "screenshot": shot}))
     finally:
-        if tools:
-            try:
-                tools.call("Browser.close", timeout=10)
-            except Exception:
-                pass
-            tools.close()
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        shutil.rmtree(profile, ignore_errors=True)
+            tools.call("Browser.close", timeout=10)
+        except Exception:
+            pass
 
 
 if __name__ == "__main__":

@@ -42,6 +42,11 @@
   const fixed = (value, digits) => (known(value) ? value.toFixed(digits) : '–');
   const colour = (index) => (known(index) ? PALETTE[index % PALETTE.length] : NO_ZONE);
   const rawMode = () => rawToggle.checked;
+  // An opaque pale version of a colour (zone areas drawn one over the other must not mix).
+  function tint(hex, amount) {
+    const channel = (i) => Math.round(255 - (255 - parseInt(hex.slice(i, i + 2), 16)) * amount);
+    return 'rgb(' + channel(1) + ',' + channel(3) + ',' + channel(5) + ')';
+  }
 
   function niceRange(metres) {
     for (const step of [2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200]) if (step >= metres) return step;
@@ -56,7 +61,7 @@
     for (let i = zones.length - 1; i >= 0; i--) {
       const upper = zones[i].upper_m;
       const radius = known(upper) ? scale(upper) : 100;
-      svg('circle', { r: radius.toFixed(2), class: 'zone-fill', fill: colour(i), 'fill-opacity': 0.1, 'data-zone': zones[i].name }, layers.zones);
+      svg('circle', { r: radius.toFixed(2), class: 'zone-fill', fill: tint(colour(i), 0.13), 'data-zone': zones[i].name }, layers.zones);
     }
     svg('line', { x1: -100, y1: 0, x2: 100, y2: 0, class: 'axis' }, layers.grid);
     svg('line', { x1: 0, y1: -100, x2: 0, y2: 100, class: 'axis' }, layers.grid);
