@@ -11,7 +11,8 @@ import NIOHTTP1
 /// | `/api/events` | the live stream | `text/event-stream` |
 ///
 /// Refusals: 401 without the token (when one is set), 403 for a foreign `Host` (without a
-/// token), 404, 405 for other methods, 503 past ``WebSettings/maxStreams`` streams.
+/// token), 404, 405 for other methods, 413 for a body over 16 KiB (then the connection closes),
+/// 503 past ``WebSettings/maxStreams`` streams.
 final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -19,8 +20,12 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let hub: WebHub
     private let access: WebAccess
     private var request: HTTPRequestHead?
+    private var bodyBytes = 0
     private var stream: WebStreamClient?
     private var heartbeat: RepeatedTask?
+
+    /// Most request body bytes read (and ignored) before the connection is closed.
+    static let maxBody = 16 * 1024
 
     /// Seconds between heartbeat comments on an idle stream.
     static let heartbeatInterval = TimeAmount.seconds(15)
@@ -34,8 +39,14 @@ final class WebHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             request = head
-        case .body:
-            break  // read-only: bodies are ignored
+            bodyBytes = 0
+        case .body(let chunk):
+            // Read-only: bodies are ignored, and a long one ends the connection.
+            bodyBytes += chunk.readableBytes
+            if bodyBytes > Self.maxBody, request != nil {
+                request = nil
+                send(context, .payloadTooLarge, text: "read-only: requests carry no body\n", keepAlive: false, isHead: false)
+            }
         case .end:
             guard let head = request, stream == nil else { return }
             request = nil

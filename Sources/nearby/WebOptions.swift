@@ -29,6 +29,7 @@ struct WebOptions: ParsableArguments {
                 throw ValidationError("--web: \(error)")
             }
         }
+        if token != nil, listen == nil { throw ValidationError("--web-token needs --web [ADDRESS:]PORT") }
         if let token {
             do {
                 try WebAccess.validate(token: token)

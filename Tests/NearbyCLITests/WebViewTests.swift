@@ -146,6 +146,8 @@ import Testing
         #expect(address.status == 64 && address.stderr.contains("--web") && address.stderr.contains("not an IP address"), "\(address.stderr)")
         let replay = try await ChildProcess.run(PackagePaths.nearby, ["replay", "data/synthetic/walk_4m_1m.csv", "--web", "1.2.3"])
         #expect(replay.status == 64 && replay.stderr.contains("--web"), "\(replay.stderr)")
+        let alone = try await ChildProcess.run(PackagePaths.nearby, ["demo", "--web-token", token, "--duration", "1"])
+        #expect(alone.status == 64 && alone.stderr.contains("--web-token needs --web"), "\(alone.stderr)")
 
         // The token from the environment: the page needs it, the printed address does not show it.
         let (demo, port) = try await demo(["--speed", "2"], environment: ["NEARBY_WEB_TOKEN": token])

@@ -126,6 +126,12 @@ import Testing
         #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD")
         let delete = try await RawHTTPClient.request("/", method: "DELETE", port: port)
         #expect(delete.status == 405)
+        // A body is never read into memory: past 16 KiB the connection ends with 413.
+        let upload = try RawHTTPClient(port: port)
+        defer { upload.close() }
+        upload.send("POST", "/api/state", port: port, headers: [("Content-Length", "1000000")], body: String(repeating: "x", count: 20_000))
+        let tooLarge = try await upload.response()
+        #expect(tooLarge.status == 413 && tooLarge.headers["connection"] == "close")
         let head = try await RawHTTPClient.request("/api/state", method: "HEAD", port: port)
         #expect(head.status == 200 && head.headers["content-type"] == "application/json" && (Int(head.headers["content-length"] ?? "") ?? 0) > 0)
         // DNS rebinding: a page of another site whose name resolves to 127.0.0.1.

@@ -55,22 +55,10 @@ public final class RawHTTPClient: Sendable {
     ///     of what the server sends while the reader is paused).
     ///   - paused: start with the reader paused (see ``resume()``).
     public init(port: Int, receiveBuffer: Int? = nil, paused: Bool = false) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ChildProcessError("socket() failed: errno \(errno)") }
-        if var size = receiveBuffer.map(Int32.init) {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw ChildProcessError("cannot connect to 127.0.0.1:\(port): errno \(code)")
+        fd = try connectTCP(port: port) { fd in
+            if var size = receiveBuffer.map(Int32.init) {
+                setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
         }
         shared.withLock { $0.paused = paused }
         let thread = Thread { [fd, shared] in Self.readLoop(fd: fd, shared: shared) }
@@ -79,12 +67,13 @@ public final class RawHTTPClient: Sendable {
 
     deinit { close() }
 
-    /// Sends a request: `GET path HTTP/1.1` with `Host: 127.0.0.1:PORT` unless `headers` has a Host.
-    public func send(_ method: String = "GET", _ path: String, port: Int, headers: [(String, String)] = []) {
+    /// Sends a request: `GET path HTTP/1.1` with `Host: 127.0.0.1:PORT` unless `headers` has a
+    /// Host, then `body` as it is.
+    public func send(_ method: String = "GET", _ path: String, port: Int, headers: [(String, String)] = [], body: String = "") {
         var text = "\(method) \(path) HTTP/1.1\r\n"
         if !headers.contains(where: { $0.0.lowercased() == "host" }) { text += "Host: 127.0.0.1:\(port)\r\n" }
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        text += "\r\n"
+        text += "\r\n" + body
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }

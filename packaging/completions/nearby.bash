@@ -188,7 +188,7 @@ _nearby_range() {
     repeating_flags=()
     non_repeating_flags=(--all --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--hci --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    non_repeating_options=(--hci --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --dialect --sts-order)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -242,6 +242,12 @@ _nearby_range() {
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
+        return
+        ;;
     '--dialect')
         return
         ;;
@@ -255,7 +261,7 @@ _nearby_demo() {
     repeating_flags=()
     non_repeating_flags=(--on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --dialect --sts-order)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -307,6 +313,12 @@ _nearby_demo() {
         ;;
     '--log-level')
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
         return
         ;;
     '--dialect')
@@ -508,7 +520,7 @@ _nearby_replay() {
     repeating_flags=()
     non_repeating_flags=(--json --no-json --on-lost --on-found --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level)
+    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level --web --web-token)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -554,6 +566,12 @@ _nearby_replay() {
         ;;
     '--log-level')
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
         return
         ;;
     esac

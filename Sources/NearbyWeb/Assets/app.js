@@ -76,10 +76,20 @@
     }
   }
 
-  function grow(distance) {
-    if (!known(distance) || distance <= range * 0.95) return;
-    range = niceRange(distance * 1.15);
-    drawGrid();
+  // The radar's range fits the outer zone boundary and every accessory's smoothed distance (a raw
+  // outlier does not zoom the radar out; in raw mode it sits on the edge).
+  function fitRange() {
+    const outer = zones.length > 1 ? zones[zones.length - 2].upper_m : 3;
+    let farthest = Math.max(outer * 1.6, 2);
+    for (const entry of accessories.values()) {
+      const d = entry.status && entry.status.tracking !== 'lost' ? entry.status.distance_m : null;
+      if (known(d)) farthest = Math.max(farthest, d * 1.15);
+    }
+    const wanted = niceRange(farthest);
+    if (wanted !== range) {
+      range = wanted;
+      drawGrid();
+    }
   }
 
   // Where an accessory without a direction sits on its distance ring: a fixed angle per accessory.
@@ -119,7 +129,6 @@
       if (known(status.raw_distance_m)) entry.trails.raw.push([status.raw_distance_m, known(status.raw_azimuth_deg) ? status.raw_azimuth_deg : status.azimuth_deg]);
       for (const trail of Object.values(entry.trails)) if (trail.length > TRAIL) trail.splice(0, trail.length - TRAIL);
     }
-    grow(Math.max(status.distance_m ?? 0, status.raw_distance_m ?? 0));
     scheduleRender();
   }
 
@@ -135,6 +144,7 @@
     renderPending = false;
     const raw = rawMode();
     document.body.dataset.mode = raw ? 'raw' : 'smoothed';
+    fitRange();
     for (const entry of accessories.values()) renderEntry(entry, raw);
   }
 
@@ -201,7 +211,9 @@
       case 'hook': {
         let outcome = known(e.exit_code) ? 'exit ' + e.exit_code : known(e.signal) ? 'signal ' + e.signal : 'could not start: ' + e.error;
         if (e.timed_out) outcome += ', timed out';
-        return 'hook ' + (e.hook ?? '') + ' (' + e.trigger + (known(e.zone) ? ' ' + e.zone : '') + '): ' + outcome + ', ' + fixed(e.duration_s, 2) + ' s';
+        const on = e.trigger + (known(e.zone) ? ' ' + e.zone : '');
+        const name = known(e.hook) && e.hook !== e.trigger && e.hook !== on ? e.hook + ' ' : '';
+        return 'hook ' + name + 'on ' + on + ': ' + outcome + ', ' + fixed(e.duration_s, 2) + ' s';
       }
       case 'error':
         return 'error ' + e.code + ': ' + e.message;
@@ -236,9 +248,8 @@
     rows.replaceChildren();
     log.replaceChildren();
     zones = state.zones;
-    const outer = zones.length > 1 ? zones[zones.length - 2].upper_m : 3;
-    range = niceRange(Math.max(outer * 1.6, 2));
-    drawGrid();
+    range = 0;
+    fitRange();
     byId('source').textContent = state.source + ' · ' + state.accessories.length + ' accessor' + (state.accessories.length === 1 ? 'y' : 'ies');
     document.body.dataset.connectedAt = state.t_s;
     for (const status of state.accessories) applyStatus(status);
