@@ -10,7 +10,8 @@ test (NearbyCLITests/WebViewTests) decides what is right. Prints one JSON object
   consistency  the page and, fetched right after it, the server's /api/state (the page's events
                must include every zone change the server had before the page's last update)
   raw          the page after the raw / smoothed toggle was clicked
-  exceptions   JavaScript exceptions and console errors of the page
+  exceptions   JavaScript exceptions, console errors and browser log errors (content security
+               policy violations, failed loads) of the page
   screenshot   where the PNG went (with --screenshot)
 
 Exit status 0 when it could report, 1 with a message on stderr when the page never got there.
@@ -149,6 +150,7 @@ def report(tools, args):
         session = tools.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         tools.call("Emulation.setDeviceMetricsOverride", session, width=args.width, height=args.height, deviceScaleFactor=1, mobile=False)
         tools.call("Runtime.enable", session)
+        tools.call("Log.enable", session)  # content-security-policy violations, failed loads
         tools.call("Page.enable", session)
         tools.call("Page.navigate", session, url=args.url)
 
@@ -202,6 +204,10 @@ def report(tools, args):
         exceptions += [
             " ".join(str(a.get("value", a.get("description", ""))) for a in e["params"].get("args", []))
             for e in tools.events if e.get("method") == "Runtime.consoleAPICalled" and e["params"].get("type") == "error"
+        ]
+        exceptions += [
+            e["params"]["entry"].get("source", "") + ": " + e["params"]["entry"].get("text", "")
+            for e in tools.events if e.get("method") == "Log.entryAdded" and e["params"]["entry"].get("level") == "error"
         ]
         print(json.dumps({"first": first, "later": later, "consistency": consistency, "raw": raw, "exceptions": exceptions, "screenshot": shot}))
     finally:
