@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "Hooks", targets: ["Hooks"]),
         .library(name: "NearbyConfig", targets: ["NearbyConfig"]),
         .library(name: "NearbyRuntime", targets: ["NearbyRuntime"]),
+        .library(name: "NearbyWeb", targets: ["NearbyWeb"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C system libraries: module map + shim.h only.
@@ -115,12 +117,25 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // The live web view (--web): a read-only HTTP server (SwiftNIO) serving the embedded page,
+        // the run's state as JSON and its events as server-sent events (specs/web.md).
+        .target(
+            name: "NearbyWeb",
+            dependencies: [
+                "NearbyRuntime", "NearbyInteraction", "NIProtocol", "Hooks", "Ranging", "NearbyBase", logging,
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            resources: [.embedInCode("Assets/index.html"), .embedInCode("Assets/app.js"), .embedInCode("Assets/app.css")],
+            swiftSettings: swiftSettings),
+
         // The CLI: parses flags, prints.
         .executableTarget(
             name: "nearby",
             dependencies: [
                 "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
-                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyBase", "NearbySupport", logging,
+                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyWeb", "NearbyBase", "NearbySupport", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
@@ -145,7 +160,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyInteractionTests",
-            dependencies: ["NearbyTestSupport", "NearbyInteraction", "NIProtocol", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy", "NearbySupport"],
+            dependencies: ["NearbyTestSupport", "NearbyInteraction", "NIProtocol", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy", "Accessories", "NearbySupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SimulationTests",
@@ -160,6 +175,13 @@ let package = Package(
         .testTarget(
             name: "NearbyRuntimeTests",
             dependencies: ["NearbyTestSupport", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Hooks", "Ranging", "Simulation", "NearbyBase"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NearbyWebTests",
+            dependencies: [
+                "NearbyTestSupport", "NearbyWeb", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings),
         // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
         .testTarget(

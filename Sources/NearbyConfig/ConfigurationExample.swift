@@ -98,5 +98,11 @@ extension ConfigurationFile {
         color = "auto"             # auto, always or never (auto: only on a terminal, not with NO_COLOR)
         log_level = "warning"      # trace, debug, info, notice, warning, error or critical
 
+        [web]
+        # The live web view (--web [ADDRESS:]PORT). Its token: the page's address must carry it
+        # (?token=...); required to listen on an address other than 127.0.0.1 / ::1. 16-256
+        # characters of A-Z a-z 0-9 - . _ ~; keep this file private (chmod 600) when it holds one.
+        # token = "output of: openssl rand -hex 16"
+
         """#
 }

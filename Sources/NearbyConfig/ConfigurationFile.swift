@@ -15,7 +15,7 @@ import TOMLKit
 /// defaults); a missing file named explicitly is.
 public enum ConfigurationFile {
     /// The top-level sections.
-    public static let sections = ["zones", "filter", "hook", "transports", "retry", "output"]
+    public static let sections = ["zones", "filter", "hook", "transports", "retry", "output", "web"]
 
     /// The default path from `environment` (`XDG_CONFIG_HOME`, else `HOME`); `nil` if neither
     /// is set.
@@ -113,6 +113,7 @@ public enum ConfigurationFile {
         }
         if let table = decoder.table(root, "retry", at: "") { configuration.retry = retry(table, decoder) }
         if let table = decoder.table(root, "output", at: "") { configuration.output = output(table, decoder) }
+        if let table = decoder.table(root, "web", at: "") { configuration.web = web(table, decoder) }
         let zoneNames = (try? configuration.zoneMap())?.zones.map(\.name)
         if let value = root["hook"] {
             if let array = value.array {
@@ -370,5 +371,10 @@ public enum ConfigurationFile {
             if settings.logLevel == nil { d.issue("output.log_level", "'\(level)' is not a log level; use one of \(levels)") }
         }
         return settings
+    }
+
+    private static func web(_ table: TOMLTable, _ d: ConfigDecoder) -> WebViewSettings {
+        d.rejectUnknownKeys(table, at: "web", allowed: ["token"])
+        return WebViewSettings(token: d.string(table, "token", at: "web", expected: "a token string, e.g. the output of `openssl rand -hex 16`"))
     }
 }

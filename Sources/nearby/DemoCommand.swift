@@ -4,6 +4,7 @@ import Logging
 import NearbyConfig
 import NearbyInteraction
 import NearbyRuntime
+import NearbyWeb
 import Ranging
 import Simulation
 import UWBDevice
@@ -58,6 +59,7 @@ struct DemoCommand: AsyncParsableCommand {
         let configuration = try options.settings(hookCommand: HookCommandLine.command)
         let settings = try options.runSettings(configuration, timeScale: speed)
         let logger = Logger(label: "nearby")
+        let web = try await options.web.start(source: "demo", configuration: configuration)
         let demo: DemoRanging
         do {
             demo = try await DemoRanging.start(
@@ -73,8 +75,9 @@ struct DemoCommand: AsyncParsableCommand {
             "demo: scenario \(scenario.name) (\(scenario.summary)), \(accessories) accessor\(accessories == 1 ? "y" : "ies"), "
                 + String(format: "%.0f s", length) + (speed == 1 ? "" : String(format: " at ×%g (%.1f s)", speed, length / speed))
                 + "; Ctrl-C stops")
+        if let web { screen.note(WebOptions.announcement(web)) }
         let context = RunContext(accessories: demo.accessories, zones: settings.zones, start: start, wallStart: WallClock.now())
-        let run = RangingRun(context: context, outputs: [screen.output], hooks: settings.hookRunner())
+        let run = RangingRun(context: context, outputs: [screen.output] + (web.map { [$0.output] } ?? []), hooks: settings.hookRunner())
         let manager = demo.manager
         let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }
         await demo.startSessions { run.note($0) }
@@ -85,6 +88,7 @@ struct DemoCommand: AsyncParsableCommand {
         await demo.close()
         await consumer.value
         let summary = await run.finish(interrupted: interrupted)
+        await web?.stop()
         screen.note((interrupted ? "interrupted; " : "") + "summary:")
         for line in summary.lines { screen.note("  " + line) }
     }

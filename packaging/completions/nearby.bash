@@ -188,7 +188,7 @@ _nearby_range() {
     repeating_flags=()
     non_repeating_flags=(--all --hci-legacy --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--hci --own-address --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    non_repeating_options=(--hci --own-address --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --dialect --sts-order)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -246,6 +246,12 @@ _nearby_range() {
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
+        return
+        ;;
     '--dialect')
         return
         ;;
@@ -259,7 +265,7 @@ _nearby_demo() {
     repeating_flags=()
     non_repeating_flags=(--on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --dialect --sts-order)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -311,6 +317,12 @@ _nearby_demo() {
         ;;
     '--log-level')
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
         return
         ;;
     '--dialect')
@@ -526,7 +538,7 @@ _nearby_replay() {
     repeating_flags=()
     non_repeating_flags=(--json --no-json --on-lost --on-found --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level)
+    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level --web --web-token)
     __nearby_offer_flags_options 1
 
     # Offer option value completions
@@ -572,6 +584,12 @@ _nearby_replay() {
         ;;
     '--log-level')
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
         return
         ;;
     esac
