@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "Hooks", targets: ["Hooks"]),
         .library(name: "NearbyConfig", targets: ["NearbyConfig"]),
         .library(name: "NearbyRuntime", targets: ["NearbyRuntime"]),
+        .library(name: "MQTT", targets: ["MQTT"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -46,6 +47,9 @@ let package = Package(
         .systemLibrary(
             name: "CBluetooth", pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]),
+        .systemLibrary(
+            name: "CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
 
         // Pure modules: no I/O, no Foundation, no C modules, no actors (PurityTests).
         .target(name: "NearbyBase", swiftSettings: swiftSettings),
@@ -81,6 +85,12 @@ let package = Package(
         .target(
             name: "Simulation",
             dependencies: ["Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "NearbyBase", "NearbySupport", logging],
+            swiftSettings: swiftSettings),
+
+        // MQTT client over libmosquitto (3.1.1 and 5, TLS, will, reconnect, offline queue).
+        .target(
+            name: "MQTT",
+            dependencies: ["CMosquitto", "NearbySupport", logging],
             swiftSettings: swiftSettings),
 
         // Zone-trigger hooks: run commands on ranging events (argv only, data in the environment).
@@ -148,6 +158,7 @@ let package = Package(
         .testTarget(
             name: "HooksTests", dependencies: ["NearbyTestSupport", "Hooks", "Ranging", "NearbySupport", logging],
             swiftSettings: swiftSettings),
+        .testTarget(name: "MQTTTests", dependencies: ["NearbyTestSupport", "MQTT"], swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyConfigTests", dependencies: ["NearbyTestSupport", "NearbyConfig", "Hooks", "Ranging"],
             swiftSettings: swiftSettings),
