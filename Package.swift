@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "NearbyConfig", targets: ["NearbyConfig"]),
         .library(name: "NearbyRuntime", targets: ["NearbyRuntime"]),
         .library(name: "MQTT", targets: ["MQTT"]),
+        .library(name: "NearbyMQTT", targets: ["NearbyMQTT"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -105,7 +106,7 @@ let package = Package(
         .target(
             name: "NearbyConfig",
             dependencies: [
-                "Ranging", "Hooks", "NearbySupport",
+                "Ranging", "Hooks", "NearbySupport", "MQTT",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: swiftSettings),
@@ -119,19 +120,25 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // Ranging on an MQTT broker: the publisher (a RunOutput), Home Assistant discovery, the house view.
+        .target(
+            name: "NearbyMQTT",
+            dependencies: ["MQTT", "NearbyRuntime", "NearbyConfig", "NearbyInteraction", "NIProtocol", "Ranging", "NearbyBase", "NearbySupport", logging],
+            swiftSettings: swiftSettings),
+
         // The CLI: parses flags, prints.
         .executableTarget(
             name: "nearby",
             dependencies: [
                 "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
-                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyBase", "NearbySupport", logging,
+                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyBase", "NearbySupport", "MQTT", "NearbyMQTT", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             swiftSettings: swiftSettings),
 
         // Helpers for tests: package paths, child processes (peers), free ports.
-        .target(name: "NearbyTestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "NearbyTestSupport", dependencies: ["MQTT"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
 
         // Tests (Swift Testing).
         .testTarget(name: "NearbyBaseTests", dependencies: ["NearbyTestSupport", "NearbyBase"], swiftSettings: swiftSettings),
@@ -160,11 +167,15 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "MQTTTests", dependencies: ["NearbyTestSupport", "MQTT"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "NearbyMQTTTests",
+            dependencies: ["NearbyTestSupport", "NearbyMQTT", "MQTT", "NearbyRuntime", "NearbyConfig", "NIProtocol"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "NearbyConfigTests", dependencies: ["NearbyTestSupport", "NearbyConfig", "Hooks", "Ranging"],
             swiftSettings: swiftSettings),
         // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
         .testTarget(
-            name: "NearbyCLITests", dependencies: ["NearbyTestSupport", "nearby", "NearbySupport"], swiftSettings: swiftSettings),
+            name: "NearbyCLITests", dependencies: ["NearbyTestSupport", "nearby", "NearbySupport", "MQTT"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

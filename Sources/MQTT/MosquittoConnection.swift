@@ -258,7 +258,7 @@ final class MosquittoConnection: @unchecked Sendable {
             pump()
             return .queued
         case .send:
-            let rc = send(message, mid: nil)
+            let rc = sendTracked(message)
             return state.withLock { state in
                 if rc == Self.ok {
                     state.statistics.published += 1
@@ -392,7 +392,7 @@ final class MosquittoConnection: @unchecked Sendable {
             return
         }
         var sent = 0
-        for message in retained where send(message, mid: nil) == Self.ok {
+        for message in retained where sendTracked(message) == Self.ok {
             sent += 1
             if message.payload.isEmpty { state.withLock { $0.uncache(message) } }
         }
@@ -454,6 +454,20 @@ final class MosquittoConnection: @unchecked Sendable {
                     return
                 }
             }
+        }
+    }
+
+    /// Sends now; a QoS 1 or 2 message is tracked until the broker acknowledges it, so
+    /// ``stop(timeout:)`` waits for it: closing the socket while acknowledgements are still
+    /// unread makes the kernel reset the connection, and the broker then drops what it had not
+    /// read yet.
+    private func sendTracked(_ message: MQTTMessage) -> Int32 {
+        guard message.qos != .atMostOnce else { return send(message, mid: nil) }
+        return handover.withLock { _ in
+            var mid: Int32 = 0
+            let rc = send(message, mid: &mid)
+            if rc == Self.ok { state.withLock { $0.inflight[mid] = message } }
+            return rc
         }
     }
 

@@ -17,6 +17,8 @@ public struct NearbyConfiguration: Sendable, Hashable {
     public var retry = RetrySettings()
     /// `[output]`.
     public var output = OutputSettings()
+    /// `[mqtt]`.
+    public var mqtt = MQTTSettings()
 
     /// An empty configuration (every value unset: all defaults).
     public init() {}
@@ -31,6 +33,7 @@ public struct NearbyConfiguration: Sendable, Hashable {
         result.transports = transports.overridden(by: flags.transports)
         result.retry = retry.overridden(by: flags.retry)
         result.output = output.overridden(by: flags.output)
+        result.mqtt = mqtt.overridden(by: flags.mqtt)
         return result
     }
 
@@ -92,6 +95,7 @@ public struct NearbyConfiguration: Sendable, Hashable {
         lines.append(
             "output: json \(output.json.map(String.init) ?? "(default: false)"), color \(output.color?.rawValue ?? "(default: auto)"), "
                 + "log level \(output.logLevel?.rawValue ?? "(default: warning)")")
+        lines.append(mqtt.summary)
         return lines.joined(separator: "\n")
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import NearbyConfig
+import NearbyMQTT
 import NearbyInteraction
 import NearbyRuntime
 import Ranging
@@ -78,7 +79,11 @@ struct DemoCommand: AsyncParsableCommand {
                 + String(format: "%.0f s", length) + (speed == 1 ? "" : String(format: " at ×%g (%.1f s)", speed, length / speed))
                 + "; Ctrl-C stops")
         let context = RunContext(accessories: demo.accessories, zones: settings.zones, start: start, wallStart: Date().timeIntervalSince1970)
-        let run = RangingRun(context: context, outputs: [screen.output], hooks: settings.hookRunner())
+        var outputs: [any RunOutput] = [screen.output]
+        if let mqtt = try options.mqtt.publisher(configuration, configPath: options.config.path, role: .demo, notes: { screen.note($0) }) {
+            outputs.append(mqtt)
+        }
+        let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
         let manager = demo.manager
         let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }
         await demo.startSessions { run.note($0) }

@@ -5,6 +5,7 @@ import Logging
 import LowEnergy
 import NearbyRuntime
 import NearbyConfig
+import NearbyMQTT
 import NearbyInteraction
 import NearbySupport
 import Ranging
@@ -131,6 +132,14 @@ struct RangeCommand: AsyncParsableCommand {
                 await live.close()
                 throw ExitCode(1)
             }
+        }
+        do {
+            if let mqtt = try options.mqtt.publisher(configuration, configPath: options.config.path, role: .range, notes: { screen.note($0) }) {
+                outputs.append(mqtt)
+            }
+        } catch {
+            await live.close()
+            throw error
         }
         let context = RunContext(accessories: targets.map(\.identity), zones: settings.zones, start: start, wallStart: Date().timeIntervalSince1970)
         let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())

@@ -4,6 +4,7 @@ import Hooks
 import Logging
 import NIProtocol
 import NearbyConfig
+import NearbyMQTT
 import NearbyRuntime
 import NearbySupport
 import Ranging
@@ -52,6 +53,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var logOptions: LogOptions
+    @OptionGroup var mqttOptions: MQTTOptions
 
     func validate() throws {
         guard speed.isFinite, speed >= 0 else {
@@ -88,9 +90,15 @@ struct ReplayCommand: AsyncParsableCommand {
             ? JSONLinesOutput(write: RangeScreen.standardOutput, notes: RangeScreen.standardError) : ReplayText()
         let identity = AccessoryIdentity(id: accessoryID ?? Self.fileName(trace), displayName: accessory)
         let context = RunContext(accessories: [identity], zones: settings.zones, start: 0, wallStart: Date().timeIntervalSince1970)
+        var outputs = [output]
+        if let mqtt = try mqttOptions.publisher(
+            configuration, configPath: configOptions.path, role: .replay, notes: { RangeScreen.standardError($0 + "\n") })
+        {
+            outputs.append(mqtt)
+        }
         // A runner even without hooks, so the summary counts the same way.
         let run = RangingRun(
-            context: context, outputs: [output], hooks: HookRunner(hooks: settings.hooks, logger: Logger(label: "nearby.hooks")))
+            context: context, outputs: outputs, hooks: HookRunner(hooks: settings.hooks, logger: Logger(label: "nearby.hooks")))
         let signals = SignalStream([SIGINT, SIGTERM])
         let replay = Task {
             try await TraceReplay.replay(path: trace, speed: speed, identity: identity, settings: settings, into: run)

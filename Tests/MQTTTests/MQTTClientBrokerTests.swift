@@ -8,9 +8,9 @@ import Testing
     @Test(arguments: MQTTProtocolVersion.allCases)
     func publishesQoS0QoS1AndRetainedMessages(_ version: MQTTProtocolVersion) async throws {
         let broker = try await MosquittoBroker()
-        let subscriber = try Recorder(try configuration(broker.url(), id: "sub", version: version), subscribe: ["t/#"])
+        let subscriber = try MQTTRecorder(try mqttConfiguration(broker.url(), id: "sub", version: version), subscribe: ["t/#"])
         try await subscriber.connected()
-        let publisher = try Recorder(try configuration(broker.url(), id: "pub", version: version))
+        let publisher = try MQTTRecorder(try mqttConfiguration(broker.url(), id: "pub", version: version))
         try await publisher.connected()
         try await Task.sleep(for: .milliseconds(200))  // the subscription is in place
         #expect(publisher.client.publish(MQTTMessage(topic: "t/zero", text: "0")) == .sent)
@@ -19,10 +19,10 @@ import Testing
         try await subscriber.wait("three messages") { $0.messages.count >= 3 }
         #expect(subscriber.messages(on: "t/zero").map(\.text) == ["0"])
         #expect(subscriber.messages(on: "t/one").map(\.text) == ["{\"a\":1}"] && subscriber.messages(on: "t/one").first?.qos == .atLeastOnce)
-        try await publisher.wait("the acknowledgement") { $0.client.statistics.acknowledged == 1 }
+        try await publisher.wait("the acknowledgements of the QoS 1 and the retained message") { $0.client.statistics.acknowledged == 2 }
 
         // A late subscriber gets the retained message, flagged retained.
-        let late = try Recorder(try configuration(broker.url(), id: "late", version: version), subscribe: ["t/#"])
+        let late = try MQTTRecorder(try mqttConfiguration(broker.url(), id: "late", version: version), subscribe: ["t/#"])
         try await late.wait("the retained message") { !$0.messages.isEmpty }
         #expect(late.messages.map(\.topic) == ["t/kept"] && late.messages.first?.retain == true && late.messages.first?.text == "last")
         await publisher.client.stop()
@@ -32,12 +32,12 @@ import Testing
 
     @Test func birthOnConnectAndWillPayloadOnStop() async throws {
         let broker = try await MosquittoBroker()
-        let watcher = try Recorder(try configuration(broker.url(), id: "watch"), subscribe: ["status/#"])
+        let watcher = try MQTTRecorder(try mqttConfiguration(broker.url(), id: "watch"), subscribe: ["status/#"])
         try await watcher.connected()
-        var settings = try configuration(broker.url(), id: "host")
+        var settings = try mqttConfiguration(broker.url(), id: "host")
         settings.will = MQTTMessage(topic: "status/host", text: "offline", qos: .atLeastOnce, retain: true)
         settings.birth = MQTTMessage(topic: "status/host", text: "online", qos: .atLeastOnce, retain: true)
-        let host = try Recorder(settings)
+        let host = try MQTTRecorder(settings)
         try await watcher.wait("online") { $0.messages(on: "status/host").map(\.text) == ["online"] }
         await host.client.stop()
         try await watcher.wait("offline") { $0.messages(on: "status/host").map(\.text) == ["online", "offline"] }
@@ -49,13 +49,13 @@ import Testing
         let broker = try await MosquittoBroker(persistence: true)
         // The subscriber keeps its session on the broker, so messages published while it is
         // away wait for it.
-        var subscriberSettings = try configuration(broker.url(), id: "persistent-sub")
+        var subscriberSettings = try mqttConfiguration(broker.url(), id: "persistent-sub")
         subscriberSettings.sessionExpiry = 3600
-        let subscriber = try Recorder(subscriberSettings, subscribe: ["events/#"])
+        let subscriber = try MQTTRecorder(subscriberSettings, subscribe: ["events/#"])
         try await subscriber.connected()
-        var publisherSettings = try configuration(broker.url(), id: "pub")
+        var publisherSettings = try mqttConfiguration(broker.url(), id: "pub")
         publisherSettings.birth = MQTTMessage(topic: "state/host", text: "online", qos: .atLeastOnce, retain: true)
-        let publisher = try Recorder(publisherSettings)
+        let publisher = try MQTTRecorder(publisherSettings)
         try await publisher.connected()
         try await Task.sleep(for: .milliseconds(200))
         for index in 1...20 { publisher.client.publish(MQTTMessage(topic: "events/e", text: "\(index)", qos: .atLeastOnce)) }
@@ -80,14 +80,14 @@ import Testing
 
     @Test func theOfflineQueueIsBoundedAndDropsTheOldest() async throws {
         let broker = try await MosquittoBroker()
-        var settings = try configuration(broker.url(), id: "pub")
+        var settings = try mqttConfiguration(broker.url(), id: "pub")
         settings.queueLimit = 10
-        let publisher = try Recorder(settings, start: false)
+        let publisher = try MQTTRecorder(settings, start: false)
         for index in 1...25 { publisher.client.publish(MQTTMessage(topic: "q/e", text: "\(index)", qos: .atLeastOnce)) }
         try await publisher.wait("15 drops reported") { $0.events.contains { $0.contains("(15 in all)") } }
         #expect(publisher.client.statistics.droppedQueueFull == 15 && publisher.client.statistics.queued == 10)
 
-        let subscriber = try Recorder(try configuration(broker.url(), id: "sub"), subscribe: ["q/#"])
+        let subscriber = try MQTTRecorder(try mqttConfiguration(broker.url(), id: "sub"), subscribe: ["q/#"])
         try await subscriber.connected()
         try await Task.sleep(for: .milliseconds(200))
         publisher.client.start()
@@ -100,9 +100,9 @@ import Testing
     @Test(arguments: MQTTProtocolVersion.allCases)
     func aWrongPasswordIsReportedClearlyAndTheRightOneConnects(_ version: MQTTProtocolVersion) async throws {
         let broker = try await MosquittoBroker(users: ["nearby": "right horse battery"])
-        var wrong = try configuration(broker.url(user: "nearby"), id: "wrong", version: version)
+        var wrong = try mqttConfiguration(broker.url(user: "nearby"), id: "wrong", version: version)
         wrong.password = MQTTSecret("wrong staple")
-        let refused = try Recorder(wrong)
+        let refused = try MQTTRecorder(wrong)
         try await refused.wait("the refusal") { !$0.failures.isEmpty }
         let failure = try #require(refused.failures.first)
         #expect(failure.code == .badCredentials && failure.needsUserAction, "\(failure)")
@@ -111,21 +111,21 @@ import Testing
         #expect("\(wrong)".contains("<redacted>") && !"\(wrong)".contains("wrong staple"))
         await refused.client.stop()
 
-        let anonymous = try Recorder(try configuration(broker.url(), id: "anonymous", version: version))
+        let anonymous = try MQTTRecorder(try mqttConfiguration(broker.url(), id: "anonymous", version: version))
         try await anonymous.wait("the refusal") { !$0.failures.isEmpty }
         #expect(anonymous.failures.first?.code == .notAuthorized, "\(anonymous.failures)")
         await anonymous.client.stop()
 
-        var right = try configuration(broker.url(user: "nearby"), id: "right", version: version)
+        var right = try mqttConfiguration(broker.url(user: "nearby"), id: "right", version: version)
         right.password = MQTTSecret("right horse battery")
-        let accepted = try Recorder(right)
+        let accepted = try MQTTRecorder(right)
         try await accepted.connected()
         await accepted.client.stop()
     }
 
     @Test func noBrokerMeansConnectionRefusedAndRetries() async throws {
         let port = try freeTCPPort()
-        let client = try Recorder(try configuration("mqtt://127.0.0.1:\(port)", id: "nobody"))
+        let client = try MQTTRecorder(try mqttConfiguration("mqtt://127.0.0.1:\(port)", id: "nobody"))
         try await client.wait("two failures") { $0.failures.count >= 2 }
         #expect(client.failures.allSatisfy { $0.code == .network && $0.description.contains("connection refused") }, "\(client.failures)")
         await client.client.stop()
@@ -135,9 +135,9 @@ import Testing
         let certificates = try await TestCertificates.make()
         let broker = try await MosquittoBroker(tls: .init(certificates: certificates, requireClientCertificate: true))
         for version in MQTTProtocolVersion.allCases {
-            var settings = try configuration(broker.url(tls: true), id: "tls", version: version)
+            var settings = try mqttConfiguration(broker.url(tls: true), id: "tls", version: version)
             settings.tls = MQTTTLSFiles(caFile: certificates.caFile, certificateFile: certificates.clientCertificate, keyFile: certificates.clientKey)
-            let subscriber = try Recorder(settings, subscribe: ["tls/#"])
+            let subscriber = try MQTTRecorder(settings, subscribe: ["tls/#"])
             try await subscriber.connected()
             subscriber.client.publish(MQTTMessage(topic: "tls/echo", text: "over TLS", qos: .atLeastOnce))
             try await subscriber.wait("the echo") { $0.messages.map(\.text) == ["over TLS"] }
@@ -145,22 +145,22 @@ import Testing
         }
 
         // A CA that did not sign the broker's certificate: a TLS error naming the problem.
-        var untrusted = try configuration(broker.url(tls: true), id: "untrusted")
+        var untrusted = try mqttConfiguration(broker.url(tls: true), id: "untrusted")
         untrusted.tls = MQTTTLSFiles(caFile: certificates.otherCAFile, certificateFile: certificates.clientCertificate, keyFile: certificates.clientKey)
-        let refused = try Recorder(untrusted)
+        let refused = try MQTTRecorder(untrusted)
         try await refused.wait("the TLS failure") { !$0.failures.isEmpty }
         #expect(refused.failures.first?.code == .tls && refused.failures.first?.description.contains("certificate verify failed") == true, "\(refused.failures)")
         await refused.client.stop()
 
         // The host name must match the certificate (it names 127.0.0.1 and localhost).
-        var localhost = try configuration(broker.url(tls: true, host: "localhost"), id: "localhost")
+        var localhost = try mqttConfiguration(broker.url(tls: true, host: "localhost"), id: "localhost")
         localhost.tls = MQTTTLSFiles(caFile: certificates.caFile, certificateFile: certificates.clientCertificate, keyFile: certificates.clientKey)
-        let named = try Recorder(localhost)
+        let named = try MQTTRecorder(localhost)
         try await named.connected()
         await named.client.stop()
 
         // Files that cannot be read fail before any connection, naming the file.
-        var missing = try configuration(broker.url(tls: true), id: "missing")
+        var missing = try mqttConfiguration(broker.url(tls: true), id: "missing")
         missing.tls = MQTTTLSFiles(caFile: certificates.directory + "/nope.crt")
         #expect {
             _ = try MQTTClient(configuration: missing)

@@ -1,18 +1,19 @@
-import Foundation
-import MQTT
-import NearbyTestSupport
+public import Foundation
+public import MQTT
 import Synchronization
 
-/// A client that records everything it receives and every connection event, for assertions.
-final class Recorder: Sendable {
-    let client: MQTTClient
+/// An MQTT client for tests that records everything it receives and every connection event, for assertions.
+public final class MQTTRecorder: Sendable {
+    /// The client.
+    public let client: MQTTClient
     private final class Store: Sendable {
         let state = Mutex<(messages: [MQTTMessage], events: [String], failures: [MQTTError])>(([], [], []))
     }
     private let store = Store()
     private let reader: Task<Void, Never>
 
-    init(_ configuration: MQTTClientConfiguration, subscribe filters: [String] = [], start: Bool = true) throws {
+    /// Creates the client, subscribes to `filters`, records, and starts it unless `start` is false.
+    public init(_ configuration: MQTTClientConfiguration, subscribe filters: [String] = [], start: Bool = true) throws {
         client = try MQTTClient(configuration: configuration)
         for filter in filters { client.subscribe(filter) }
         let events = client.events()
@@ -35,14 +36,18 @@ final class Recorder: Sendable {
 
     deinit { reader.cancel() }
 
-    var messages: [MQTTMessage] { store.state.withLock { $0.messages } }
-    var events: [String] { store.state.withLock { $0.events } }
-    var failures: [MQTTError] { store.state.withLock { $0.failures } }
+    /// Every message received, in order.
+    public var messages: [MQTTMessage] { store.state.withLock { $0.messages } }
+    /// Every connection event, as text.
+    public var events: [String] { store.state.withLock { $0.events } }
+    /// Every connection failure.
+    public var failures: [MQTTError] { store.state.withLock { $0.failures } }
 
-    func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
+    /// The messages on `topic`.
+    public func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
 
-    /// Waits until `condition` holds, at most `timeout`.
-    func wait(_ what: String, timeout: Duration = .seconds(20), until condition: (Recorder) -> Bool) async throws {
+    /// Waits until `condition` holds, at most `timeout`; the error lists what arrived.
+    public func wait(_ what: String, timeout: Duration = .seconds(20), until condition: (MQTTRecorder) -> Bool) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
@@ -53,14 +58,16 @@ final class Recorder: Sendable {
         throw ChildProcessError("timed out waiting for \(what); events: \(events); messages: \(messages.map(\.description))")
     }
 
-    func connected(timeout: Duration = .seconds(20)) async throws {
+    /// Waits until connected.
+    public func connected(timeout: Duration = .seconds(20)) async throws {
         guard await client.waitUntilConnected(timeout: timeout) else {
             throw ChildProcessError("did not connect; events: \(events)")
         }
     }
 }
 
-func configuration(_ url: String, id: String, version: MQTTProtocolVersion = .v311) throws -> MQTTClientConfiguration {
+/// A test client configuration: a unique client id from `id`, fast reconnects.
+public func mqttConfiguration(_ url: String, id: String, version: MQTTProtocolVersion = .v311) throws -> MQTTClientConfiguration {
     var configuration = MQTTClientConfiguration(broker: try MQTTBrokerURL(parsing: url), clientID: id + "-" + String(UUID().uuidString.prefix(6)))
     configuration.protocolVersion = version
     configuration.reconnectMinimum = 0.2
