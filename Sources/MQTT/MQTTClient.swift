@@ -85,6 +85,7 @@ public final class MQTTClient: Sendable {
 
     /// Stops: publishes the will's payload (``MQTTClientConfiguration/publishesWillOnStop``),
     /// waits up to `timeout` for queued QoS 1 messages to be acknowledged, disconnects cleanly
-    /// and ends the network thread. Later publishes are dropped.
+    /// and ends the network thread. Later publishes are dropped; the ``events(bufferingNewest:)``
+    /// streams end.
     public func stop(timeout: Duration = .seconds(3)) async { await connection.stop(timeout: timeout) }
 }

@@ -309,6 +309,7 @@ final class MosquittoConnection: @unchecked Sendable {
         }
         let left = clock.now.duration(to: deadline)
         _ = try? await finished.value(timeout: max(left, .milliseconds(200)), operation: "MQTT network thread")
+        broadcaster.finish()
     }
 
     /// Asks the network thread to end without waiting (the client went away).

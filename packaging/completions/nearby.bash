@@ -173,13 +173,13 @@ _nearby() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    range|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|config|doctor|help)
+    range|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|watch|config|doctor|help)
         # Offer subcommand argument completions
         "_nearby_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'range demo scan setup accessories replay bench uwb uci sim config doctor help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'range demo scan setup accessories replay bench uwb uci sim watch config doctor help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _nearby_range() {
     repeating_flags=()
     non_repeating_flags=(--all --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--hci --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    non_repeating_options=(--hci --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --mqtt --mqtt-host --dialect --sts-order)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -242,6 +242,12 @@ _nearby_range() {
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
+        return
+        ;;
     '--dialect')
         return
         ;;
@@ -255,7 +261,7 @@ _nearby_demo() {
     repeating_flags=()
     non_repeating_flags=(--on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --mqtt --mqtt-host --dialect --sts-order)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -307,6 +313,12 @@ _nearby_demo() {
         ;;
     '--log-level')
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
         return
         ;;
     '--dialect')
@@ -469,12 +481,21 @@ _nearby_accessories_forget() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store)
+    non_repeating_options=(--store --config --mqtt --mqtt-host)
     __nearby_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--store')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
         return
         ;;
     esac
@@ -508,7 +529,7 @@ _nearby_replay() {
     repeating_flags=()
     non_repeating_flags=(--json --no-json --on-lost --on-found --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level)
+    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level --mqtt --mqtt-host)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -554,6 +575,12 @@ _nearby_replay() {
         ;;
     '--log-level')
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
         return
         ;;
     esac
@@ -805,6 +832,24 @@ _nearby_sim_uwbs() {
         return
         ;;
     '--packet-payload')
+        return
+        ;;
+    esac
+}
+
+_nearby_watch() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--prefix --config)
+    __nearby_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--prefix')
+        return
+        ;;
+    '--config')
         return
         ;;
     esac
