@@ -146,12 +146,17 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
         await drainer?.value
         await client.stop(timeout: options.stopTimeout)
         watcher?.cancel()
-        let statistics = client.statistics
-        if statistics.droppedQueueFull > 0 || statistics.queued > 0 {
-            notes(
-                "mqtt: \(statistics.droppedQueueFull) zone event\(statistics.droppedQueueFull == 1 ? "" : "s") dropped (offline queue full), "
-                    + "\(statistics.queued) not acknowledged at the end")
-        }
+        notes(Self.summary(client.statistics, skippedStates: mailbox.droppedCount))
+    }
+
+    /// `mqtt: 1234 messages published (56 acknowledged); ...` with what was lost, if anything.
+    static func summary(_ statistics: MQTTStatistics, skippedStates: Int) -> String {
+        var text = "mqtt: \(statistics.published) message\(statistics.published == 1 ? "" : "s") published (\(statistics.acknowledged) acknowledged)"
+        if statistics.droppedOffline > 0 { text += ", \(statistics.droppedOffline) state/distance updates dropped while offline" }
+        if statistics.droppedQueueFull > 0 { text += ", \(statistics.droppedQueueFull) zone events dropped (offline queue full)" }
+        if statistics.queued > 0 { text += ", \(statistics.queued) not acknowledged at the end" }
+        if skippedStates > 0 { text += ", \(skippedStates) state updates skipped (the publisher fell behind)" }
+        return text
     }
 
     // MARK: Internals

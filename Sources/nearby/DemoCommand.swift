@@ -80,8 +80,13 @@ struct DemoCommand: AsyncParsableCommand {
                 + "; Ctrl-C stops")
         let context = RunContext(accessories: demo.accessories, zones: settings.zones, start: start, wallStart: Date().timeIntervalSince1970)
         var outputs: [any RunOutput] = [screen.output]
-        if let mqtt = try options.mqtt.publisher(configuration, configPath: options.config.path, role: .demo, notes: { screen.note($0) }) {
-            outputs.append(mqtt)
+        do {
+            if let mqtt = try options.mqtt.publisher(configuration, configPath: options.config.path, role: .demo, notes: { screen.note($0) }) {
+                outputs.append(mqtt)
+            }
+        } catch {
+            await demo.close()
+            throw error
         }
         let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
         let manager = demo.manager
