@@ -19,7 +19,7 @@ import Testing
     /// A configuration file in a temporary directory (mode 0600).
     func configFile(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-mqtt-\(UUID().uuidString).toml").path
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
         return path
     }
 

@@ -99,7 +99,7 @@ import Testing
     @Test func aReadablePasswordFileIsWarnedAbout() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-mqtt-\(UUID().uuidString).toml").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        FileManager.default.createFile(atPath: path, contents: Data("[mqtt]\npassword = \"x\"\n".utf8), attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(atPath: path, contents: Data("[mqtt]\npassword = \"x\"\n".utf8), attributes: [.posixPermissions: 0o644])
         var settings = MQTTSettings()
         settings.password = MQTTSecret("x")
         #expect(MQTTSetup.passwordFileWarning(path: path, settings: settings)?.contains("chmod 600 \(path)") == true)
