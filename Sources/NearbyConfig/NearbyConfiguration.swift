@@ -19,6 +19,8 @@ public struct NearbyConfiguration: Sendable, Hashable {
     public var output = OutputSettings()
     /// `[web]`.
     public var web = WebViewSettings()
+    /// `[mqtt]`.
+    public var mqtt = MQTTSettings()
 
     /// An empty configuration (every value unset: all defaults).
     public init() {}
@@ -34,6 +36,7 @@ public struct NearbyConfiguration: Sendable, Hashable {
         result.retry = retry.overridden(by: flags.retry)
         result.output = output.overridden(by: flags.output)
         result.web = web.overridden(by: flags.web)
+        result.mqtt = mqtt.overridden(by: flags.mqtt)
         return result
     }
 
@@ -96,6 +99,7 @@ public struct NearbyConfiguration: Sendable, Hashable {
             "output: json \(output.json.map(String.init) ?? "(default: false)"), color \(output.color?.rawValue ?? "(default: auto)"), "
                 + "log level \(output.logLevel?.rawValue ?? "(default: warning)")")
         lines.append("web: token \(web.token == nil ? "not set" : "set")")
+        lines.append(mqtt.summary)
         return lines.joined(separator: "\n")
     }
 

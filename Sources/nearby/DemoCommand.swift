@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import NearbyConfig
+import NearbyMQTT
 import NearbyInteraction
 import NearbyRuntime
 import NearbyWeb
@@ -77,7 +78,16 @@ struct DemoCommand: AsyncParsableCommand {
                 + "; Ctrl-C stops")
         if let web { screen.note(WebOptions.announcement(web)) }
         let context = RunContext(accessories: demo.accessories, zones: settings.zones, start: start, wallStart: WallClock.now())
-        let run = RangingRun(context: context, outputs: [screen.output] + (web.map { [$0.output] } ?? []), hooks: settings.hookRunner())
+        var outputs: [any RunOutput] = [screen.output] + (web.map { [$0.output] } ?? [])
+        do {
+            if let mqtt = try options.mqtt.publisher(configuration, configPath: options.config.path, role: .demo, notes: { screen.note($0) }) {
+                outputs.append(mqtt)
+            }
+        } catch {
+            await demo.close()
+            throw error
+        }
+        let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
         let manager = demo.manager
         let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }
         await demo.startSessions { run.note($0) }

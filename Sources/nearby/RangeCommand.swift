@@ -6,6 +6,7 @@ import LowEnergy
 import NearbyRuntime
 import NearbyWeb
 import NearbyConfig
+import NearbyMQTT
 import NearbyInteraction
 import NearbySupport
 import Ranging
@@ -137,6 +138,14 @@ struct RangeCommand: AsyncParsableCommand {
                 await live.close()
                 throw ExitCode(1)
             }
+        }
+        do {
+            if let mqtt = try options.mqtt.publisher(configuration, configPath: options.config.path, role: .range, notes: { screen.note($0) }) {
+                outputs.append(mqtt)
+            }
+        } catch {
+            await live.close()
+            throw error
         }
         let context = RunContext(accessories: targets.map(\.identity), zones: settings.zones, start: start, wallStart: WallClock.now())
         let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())

@@ -4,6 +4,7 @@ import Hooks
 import Logging
 import NIProtocol
 import NearbyConfig
+import NearbyMQTT
 import NearbyRuntime
 import NearbyWeb
 import NearbySupport
@@ -54,6 +55,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var logOptions: LogOptions
     @OptionGroup var webOptions: WebOptions
+    @OptionGroup var mqttOptions: MQTTOptions
 
     func validate() throws {
         guard speed.isFinite, speed >= 0 else {
@@ -92,9 +94,15 @@ struct ReplayCommand: AsyncParsableCommand {
         if let web { UWBConsole.error(WebOptions.announcement(web)) }
         let identity = AccessoryIdentity(id: accessoryID ?? Self.fileName(trace), displayName: accessory)
         let context = RunContext(accessories: [identity], zones: settings.zones, start: 0, wallStart: WallClock.now())
+        var outputs = [output] + (web.map { [$0.output] } ?? [])
+        if let mqtt = try mqttOptions.publisher(
+            configuration, configPath: configOptions.path, role: .replay, notes: { RangeScreen.standardError($0 + "\n") })
+        {
+            outputs.append(mqtt)
+        }
         // A runner even without hooks, so the summary counts the same way.
         let run = RangingRun(
-            context: context, outputs: [output] + (web.map { [$0.output] } ?? []), hooks: HookRunner(hooks: settings.hooks, logger: Logger(label: "nearby.hooks")))
+            context: context, outputs: outputs, hooks: HookRunner(hooks: settings.hooks, logger: Logger(label: "nearby.hooks")))
         let signals = SignalStream([SIGINT, SIGTERM])
         let replay = Task {
             try await TraceReplay.replay(path: trace, speed: speed, identity: identity, settings: settings, into: run)

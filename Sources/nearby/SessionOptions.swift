@@ -10,13 +10,15 @@ import NIProtocol
 /// The options `nearby range` and `nearby demo` share: the configuration file (`--config`), the
 /// engine (`--filter`, `--zones`, `--hysteresis`, `--dwell`, `--lost-after`), zone-trigger hooks
 /// (`--on-enter ZONE -- CMD ...`), logging (`--log-level`), the NI dialect and key order, the
-/// output (`--json`) and the web view (`--web`). Flags win over the file, the file over the defaults.
+/// output (`--json`), the web view (`--web`) and MQTT (`--mqtt`, `--mqtt-host`). Flags win over
+/// the file, the file over the defaults.
 struct SessionOptions: ParsableArguments {
     @OptionGroup var config: ConfigOptions
     @OptionGroup var ranging: RangingOptions
     @OptionGroup var hooks: HookTriggerOptions
     @OptionGroup var logging: LogOptions
     @OptionGroup var web: WebOptions
+    @OptionGroup var mqtt: MQTTOptions
 
     @Option(help: ArgumentHelp("The NI dialect: apple (initialize 0x0A) or android (0xA5).", valueName: "dialect"))
     var dialect = "apple"

@@ -173,13 +173,13 @@ _nearby() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    range|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|config|doctor|help)
+    range|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|watch|config|doctor|help)
         # Offer subcommand argument completions
         "_nearby_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'range demo scan setup accessories replay bench uwb uci sim config doctor help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'range demo scan setup accessories replay bench uwb uci sim watch config doctor help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _nearby_range() {
     repeating_flags=()
     non_repeating_flags=(--all --hci-legacy --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--hci --own-address --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --dialect --sts-order)
+    non_repeating_options=(--hci --own-address --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -252,6 +252,12 @@ _nearby_range() {
     '--web-token')
         return
         ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
+        return
+        ;;
     '--dialect')
         return
         ;;
@@ -265,7 +271,7 @@ _nearby_demo() {
     repeating_flags=()
     non_repeating_flags=(--on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --dialect --sts-order)
+    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -323,6 +329,12 @@ _nearby_demo() {
         return
         ;;
     '--web-token')
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
         return
         ;;
     '--dialect')
@@ -499,12 +511,21 @@ _nearby_accessories_forget() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store)
+    non_repeating_options=(--store --config --mqtt --mqtt-host)
     __nearby_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--store')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
         return
         ;;
     esac
@@ -538,7 +559,7 @@ _nearby_replay() {
     repeating_flags=()
     non_repeating_flags=(--json --no-json --on-lost --on-found --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level --web --web-token)
+    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host)
     __nearby_offer_flags_options 1
 
     # Offer option value completions
@@ -590,6 +611,12 @@ _nearby_replay() {
         return
         ;;
     '--web-token')
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
         return
         ;;
     esac
@@ -844,6 +871,24 @@ _nearby_sim_uwbs() {
         return
         ;;
     '--packet-payload')
+        return
+        ;;
+    esac
+}
+
+_nearby_watch() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--prefix --config)
+    __nearby_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--prefix')
+        return
+        ;;
+    '--config')
         return
         ;;
     esac
