@@ -190,6 +190,8 @@ class Accessory:
                 connection.disconnect(hci.HCI_ErrorCode.REMOTE_USER_TERMINATED_CONNECTION_ERROR)))
         elif command == services.CONTROL_L2CAP_PARAMETER_UPDATE:
             loop.create_task(self._request_parameter_update(connection))
+        elif command == services.CONTROL_BEHAVIOUR:
+            loop.create_task(self.behaviour.on_control(payload))
         else:
             self.report(f'UNKNOWN-CONTROL command=0x{command:02x}')
 
