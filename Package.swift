@@ -151,6 +151,10 @@ let package = Package(
         .testTarget(
             name: "NearbyConfigTests", dependencies: ["NearbyTestSupport", "NearbyConfig", "Hooks", "Ranging"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NearbyRuntimeTests",
+            dependencies: ["NearbyTestSupport", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Hooks", "Ranging", "Simulation", "NearbyBase"],
+            swiftSettings: swiftSettings),
         // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
         .testTarget(
             name: "NearbyCLITests", dependencies: ["NearbyTestSupport", "nearby", "NearbySupport"], swiftSettings: swiftSettings),

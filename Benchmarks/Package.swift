@@ -66,8 +66,7 @@ let package = Package(
             name: "SessionBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "NearbyInteraction", package: "nearby"),
-                .product(name: "UWBDevice", package: "nearby"),
+                .product(name: "NIProtocol", package: "nearby"),
                 .product(name: "UCI", package: "nearby"),
             ],
             path: "Benchmarks/SessionBenchmarks",

@@ -66,7 +66,7 @@ public actor HookRunner {
 
     private struct HookState {
         var task: Task<Void, Never>?
-        var lastStart: ContinuousClock.Instant?
+        var lastStart: Double?
         var pending: HookEvent?
         var pendingCount = 0
     }
@@ -79,7 +79,7 @@ public actor HookRunner {
     private nonisolated let counters = Mutex(Counters())
     private nonisolated let broadcaster = Broadcaster<HookOutcome>(bufferingNewest: 4096)
     private let logger: Logger
-    private let clock = ContinuousClock()
+    private let timeSource: TimeSource
     private var states: [HookState]
     private var consumed = 0
     private var reportedDrops = 0
@@ -93,9 +93,14 @@ public actor HookRunner {
     ///   - options: queue size, kill grace period, output tail size.
     ///   - logger: receives one line per run (info on success, warning on failure or timeout,
     ///     error when a command cannot start), coalescing, cooldown and queue drops.
-    public init(hooks: [HookDefinition], options: Options = Options(), logger: Logger = Logger(label: "nearby.hooks")) {
+    ///   - timeSource: the clock of the cooldowns (a monotonic clock; tests pass a manual one).
+    public init(
+        hooks: [HookDefinition], options: Options = Options(), logger: Logger = Logger(label: "nearby.hooks"),
+        timeSource: TimeSource = .continuous
+    ) {
         self.hooks = hooks
         self.options = options
+        self.timeSource = timeSource
         self.logger = logger
         self.states = Array(repeating: HookState(), count: hooks.count)
         let (stream, continuation) = AsyncStream.makeStream(
@@ -242,13 +247,13 @@ public actor HookRunner {
     private func cooldownRemaining(_ index: Int) -> Double? {
         let hook = hooks[index]
         guard hook.cooldown > 0, let last = states[index].lastStart else { return nil }
-        let elapsed = (clock.now - last).inSeconds
+        let elapsed = timeSource.now() - last
         return elapsed < hook.cooldown ? hook.cooldown - elapsed : nil
     }
 
     private func start(_ index: Int, _ event: HookEvent, coalesced: Int) {
         let hook = hooks[index]
-        states[index].lastStart = clock.now
+        states[index].lastStart = timeSource.now()
         stats.runs += 1
         logger.debug("hook '\(hook.name)': running \(hook.run) for \(event)")
         let timeout = Duration.milliseconds(Int64((hook.timeout * 1000).rounded(.up)))
@@ -303,6 +308,24 @@ public actor HookRunner {
             logger.info("\(outcome)", metadata: metadata)
         default:
             logger.warning("\(outcome)", metadata: metadata)
+        }
+    }
+}
+
+extension HookRunner {
+    /// The clock of cooldowns: seconds on a monotonic clock.
+    public struct TimeSource: Sendable {
+        /// The current time, seconds (any origin, never going back).
+        public let now: @Sendable () -> Double
+
+        /// A time source of `now`.
+        public init(now: @escaping @Sendable () -> Double) { self.now = now }
+
+        /// The process's monotonic clock.
+        public static var continuous: TimeSource {
+            let clock = ContinuousClock()
+            let origin = clock.now
+            return TimeSource { (clock.now - origin).inSeconds }
         }
     }
 }

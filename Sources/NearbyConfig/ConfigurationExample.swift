@@ -20,12 +20,26 @@ extension ConfigurationFile {
         lost_after = 2.0
 
         [filter]
-        # The smoothing filter: default, raw, median3, ma10, ema, one-euro, kalman, hampel,
-        # or hampel+NAME (outliers removed first). `nearby bench` compares them on traces.
-        name = "kalman"
+        # The smoothing filter: default (= imm), imm, raw, median3, ma10, ema, one-euro, kalman,
+        # hampel, or hampel+NAME (outliers removed first). `nearby bench` compares them on traces.
+        name = "imm"
 
         # Parameters for distances (angles keep their standard values). Only the tables of the
         # filter named above are used; unset keys keep the tuned defaults shown here.
+        [filter.imm]
+        measurement_noise = 0.05   # metres, σ of one line-of-sight measurement
+        still_noise = 0.00001      # m²/s, how far a still value may drift (smaller averages longer)
+        moving_noise = 1.0         # m²/s³, acceleration noise of the moving model
+        still_to_moving = 0.1      # per second, switching rate
+        moving_to_still = 0.1      # per second, switching rate
+        initial_still_probability = 0.9
+        nlos_factor = 3.0          # σ multiplier for non-line-of-sight samples
+        min_weight = 0.1           # lower bound of FoM/100 when scaling σ
+        gate = 4.0                 # innovation gate, standard deviations
+        relock_count = 4           # agreeing rejected samples that mean a real step
+        relock_spread = 0.5        # metres between agreeing rejected samples
+        initial_rate_noise = 1.0   # m/s, σ of the speed at (re)start
+
         [filter.kalman]
         measurement_noise = 0.05   # metres, σ of one line-of-sight measurement
         process_noise = 0.1        # m²/s³, larger follows accelerations faster

@@ -160,14 +160,44 @@ public enum ConfigurationFile {
 
     private static func filter(_ table: TOMLTable, _ d: ConfigDecoder) -> FilterSettings {
         let path = "filter"
-        d.rejectUnknownKeys(table, at: path, allowed: ["name", "kalman", "one_euro", "hampel", "median3", "ma10", "ema"])
+        d.rejectUnknownKeys(table, at: path, allowed: ["name", "imm", "kalman", "one_euro", "hampel", "median3", "ma10", "ema"])
         var settings = FilterSettings()
-        if let name = d.string(table, "name", at: path, expected: "a filter name such as \"kalman\"") {
+        if let name = d.string(table, "name", at: path, expected: "a filter name such as \"imm\"") {
             do {
                 settings.spec = try FilterSpec(name: name)
             } catch {
                 d.issue("filter.name", error.description)
             }
+        }
+        if let imm = d.table(table, "imm", at: path) {
+            let p = "filter.imm"
+            d.rejectUnknownKeys(
+                imm, at: p,
+                allowed: [
+                    "measurement_noise", "still_noise", "moving_noise", "still_to_moving", "moving_to_still", "initial_still_probability",
+                    "nlos_factor", "min_weight", "gate", "relock_count", "relock_spread", "initial_rate_noise",
+                ])
+            let standard = IMMFilter.Parameters.standard(for: .distance)
+            settings.imm = IMMFilter.Parameters(
+                measurementNoise: d.number(imm, "measurement_noise", at: p, expected: "metres > 0 (σ of one measurement), e.g. 0.05") { $0 > 0 }
+                    ?? standard.measurementNoise,
+                stillNoise: d.number(imm, "still_noise", at: p, expected: "m²/s ≥ 0, e.g. 0.00001") { $0 >= 0 } ?? standard.stillNoise,
+                movingNoise: d.number(imm, "moving_noise", at: p, expected: "m²/s³ ≥ 0, e.g. 1") { $0 >= 0 } ?? standard.movingNoise,
+                stillToMoving: d.number(imm, "still_to_moving", at: p, expected: "a rate > 0 per second, e.g. 0.1") { $0 > 0 }
+                    ?? standard.stillToMoving,
+                movingToStill: d.number(imm, "moving_to_still", at: p, expected: "a rate > 0 per second, e.g. 0.1") { $0 > 0 }
+                    ?? standard.movingToStill,
+                initialStillProbability: d.number(imm, "initial_still_probability", at: p, expected: "0 < p < 1, e.g. 0.9") { $0 > 0 && $0 < 1 }
+                    ?? standard.initialStillProbability,
+                nonLineOfSightFactor: d.number(imm, "nlos_factor", at: p, expected: "a factor ≥ 1, e.g. 3") { $0 >= 1 }
+                    ?? standard.nonLineOfSightFactor,
+                minimumWeight: d.number(imm, "min_weight", at: p, expected: "0 < weight ≤ 1, e.g. 0.1") { $0 > 0 && $0 <= 1 }
+                    ?? standard.minimumWeight,
+                gate: d.number(imm, "gate", at: p, expected: "standard deviations > 0, e.g. 4") { $0 > 0 } ?? standard.gate,
+                relockCount: d.integer(imm, "relock_count", at: p, expected: "an integer ≥ 1, e.g. 4") { $0 >= 1 } ?? standard.relockCount,
+                relockSpread: d.number(imm, "relock_spread", at: p, expected: "metres ≥ 0, e.g. 0.5") { $0 >= 0 } ?? standard.relockSpread,
+                initialRateNoise: d.number(imm, "initial_rate_noise", at: p, expected: "m/s > 0, e.g. 1") { $0 > 0 }
+                    ?? standard.initialRateNoise)
         }
         if let kalman = d.table(table, "kalman", at: path) {
             let p = "filter.kalman"

@@ -6,6 +6,8 @@ public import Ranging
 public struct FilterSettings: Sendable, Hashable {
     /// The filter (`name`, a ``FilterSpec`` name such as `kalman` or `hampel+one-euro`).
     public var spec: FilterSpec?
+    /// `[filter.imm]`.
+    public var imm: IMMFilter.Parameters?
     /// `[filter.kalman]`.
     public var kalman: KalmanFilter.Parameters?
     /// `[filter.one_euro]`.
@@ -38,6 +40,7 @@ public struct FilterSettings: Sendable, Hashable {
             case .ema: .exponential(exponential ?? .standard(for: .distance))
             case .oneEuro: .oneEuro(oneEuro ?? .standard(for: .distance))
             case .kalman: .kalman(kalman ?? .standard(for: .distance))
+            case .imm: .imm(imm ?? .standard(for: .distance))
             }
         return ConfiguredFilter(prefilter: spec.hampel ? (hampel ?? .standard(for: .distance)) : nil, base: base)
     }
@@ -51,6 +54,7 @@ public struct FilterSettings: Sendable, Hashable {
     public func overridden(by flags: FilterSettings) -> FilterSettings {
         var result = self
         result.spec = flags.spec ?? spec
+        result.imm = flags.imm ?? imm
         result.kalman = flags.kalman ?? kalman
         result.oneEuro = flags.oneEuro ?? oneEuro
         result.hampel = flags.hampel ?? hampel

@@ -69,7 +69,7 @@ public struct NearbyConfiguration: Sendable, Hashable {
         }
         var filterText = "filter: \(filter.effectiveSpec.name)"
         let tuned = [
-            filter.kalman != nil ? "kalman" : nil, filter.oneEuro != nil ? "one_euro" : nil, filter.hampel != nil ? "hampel" : nil,
+            filter.imm != nil ? "imm" : nil, filter.kalman != nil ? "kalman" : nil, filter.oneEuro != nil ? "one_euro" : nil, filter.hampel != nil ? "hampel" : nil,
             filter.medianAverage != nil ? "median3" : nil, filter.movingAverage != nil ? "ma10" : nil,
             filter.exponential != nil ? "ema" : nil,
         ].compactMap { $0 }

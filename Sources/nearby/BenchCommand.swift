@@ -20,6 +20,11 @@ struct BenchCommand: ParsableCommand {
 
             ns_per_sample is the cost of the whole pipeline; measure it with a release build \
             (make release; .build/release/nearby bench ...).
+
+            --summary compares every filter with the best baseline (\(FilterSpec.baselines.map(\.name).joined(separator: ", "))) \
+            per trace: wins (debiased RMSE within 3 % of the best baseline's), median and worst ratio, \
+            and the default's goal per trace (specs/filters.md §6). With --plot-dir it writes one SVG \
+            per trace showing the default and that trace's best baseline.
             """)
 
     @Argument(help: ArgumentHelp("Trace files (CSV, see specs/trace-format.md).", valueName: "trace"))
@@ -50,6 +55,14 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write an SVG plot of truth, raw samples and every filter over time.", valueName: "file.svg"))
     var plot: String?
 
+    @Flag(help: "Print a summary instead of the per-trace tables: wins and ratios to the best baseline per filter, the default's goal per trace (the baselines and the default always run).")
+    var summary = false
+
+    @Option(
+        name: .customLong("plot-dir"),
+        help: ArgumentHelp("With --summary: write one SVG per trace (truth, raw, the default, the best baseline) into this directory.", valueName: "dir"))
+    var plotDirectory: String?
+
     func validate() throws {
         guard !traces.isEmpty else {
             throw ValidationError("name at least one trace file, e.g. nearby bench data/hanyang/static/los_h100_2m.csv")
@@ -57,6 +70,9 @@ struct BenchCommand: ParsableCommand {
         _ = try filterSpecs()
         _ = try zoneMap()
         guard lostAfter > 0 else { throw ValidationError("--lost-after must be > 0 seconds, not \(lostAfter)") }
+        if plotDirectory != nil && !summary {
+            throw ValidationError("--plot-dir writes the summary plots; add --summary (or use --plot FILE.svg for every filter)")
+        }
     }
 
     /// The filters to run, parsed and without duplicates, in the order given.
@@ -80,28 +96,80 @@ struct BenchCommand: ParsableCommand {
         try ZoneOption.map(zones, hysteresis: hysteresis, dwell: dwell)
     }
 
+    /// The filters of a `--summary` run: the named ones (all when none is named), plus the
+    /// baselines and the default when missing, baselines first.
+    func summarySpecs() throws -> [FilterSpec] {
+        var specs = FilterSpec.baselines + [FilterSpec.default]
+        for spec in try filterSpecs() where !specs.contains(spec) { specs.append(spec) }
+        return specs
+    }
+
     func run() throws {
-        let specs = try filterSpecs()
+        let specs = summary ? try summarySpecs() : try filterSpecs()
         let zoneMap = try zoneMap()
         // Read every trace first, so a bad file fails before any work is done.
         let loaded = try traces.map { path in (path, try BenchTraceFile.read(path)) }
         let runner = BenchRunner(zones: zoneMap, lostAfter: lostAfter)
         var results: [BenchResult] = []
         var svg = BenchPlot(zones: zoneMap)
+        var plotFiles: [String] = []
+        if let plotDirectory { try AtomicFile.createDirectories(plotDirectory, permissions: 0o755) }
         for (index, (path, records)) in loaded.enumerated() {
             let runs = specs.map { runner.run(trace: path, records: records, filter: $0) }
             results += runs.map(\.result)
             if plot != nil { svg.addPanel(trace: path, records: records, runs: runs) }
-            if !json {
+            if let plotDirectory {
+                let file = Self.plotFile(for: path, in: plotDirectory, taken: plotFiles)
+                try writeSummaryPlot(trace: path, records: records, runs: runs, zones: zoneMap, to: file)
+                plotFiles.append(file)
+            }
+            if !json && !summary {
                 if index > 0 { print() }
                 print(BenchReport.table(trace: path, records: records, results: runs.map(\.result), zones: zoneMap), terminator: "")
             }
         }
-        if json { print(BenchReport.json(results), terminator: "") }
+        let summaryReport = summary ? BenchSummary(results: results) : nil
+        if json {
+            if let summaryReport {
+                print(BenchReport.json(results, summary: summaryReport), terminator: "")
+            } else {
+                print(BenchReport.json(results), terminator: "")
+            }
+        } else if let summaryReport {
+            print(summaryReport.text, terminator: "")
+        }
         if let plot {
             try AtomicFile.write(svg.svg(), to: plot, permissions: 0o644)
             if !json { print("\nplot written to \(plot)") }
         }
+        if let plotDirectory, !json {
+            print("\n\(plotFiles.count) plot(s) written to \(plotDirectory)")
+        }
+    }
+
+    /// One SVG for one trace: truth, raw samples, the default and the trace's best baseline.
+    func writeSummaryPlot(trace: String, records: [TraceRecord], runs: [BenchRun], zones: ZoneMap, to file: String) throws {
+        let best = BenchSummary.bestBaseline(in: runs.map(\.result))?.filter
+        let shown = runs.filter { run in
+            run.filter == FilterSpec(.raw) || run.filter == .default || run.filter.name == best
+        }
+        var plot = BenchPlot(zones: zones)
+        plot.addPanel(trace: trace, records: records, runs: shown)
+        try AtomicFile.write(plot.svg(), to: file, permissions: 0o644)
+    }
+
+    /// `dir/<trace file name without .csv>.svg`, with `-2`, `-3` ... when two traces share a name.
+    static func plotFile(for trace: String, in directory: String, taken: [String]) -> String {
+        var stem = Substring(trace.split(separator: "/").last ?? Substring(trace))
+        if stem.hasSuffix(".csv") { stem = stem.dropLast(4) }
+        let base = directory.hasSuffix("/") ? directory + stem : directory + "/" + stem
+        var candidate = base + ".svg"
+        var number = 2
+        while taken.contains(candidate) {
+            candidate = base + "-\(number).svg"
+            number += 1
+        }
+        return candidate
     }
 }
 

@@ -41,10 +41,6 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var options: SessionOptions
 
-    @Argument(
-        parsing: .postTerminator,
-        help: ArgumentHelp("The hook command and its arguments, after -- (see --on-enter).", valueName: "command"))
-    var hookCommand: [String] = []
 
     func validate() throws {
         do {
@@ -59,7 +55,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let scenario = try Scenario.named(scenario)
-        let configuration = try options.settings(hookCommand: hookCommand)
+        let configuration = try options.settings(hookCommand: HookCommandLine.command)
         let settings = try options.runSettings(configuration, timeScale: speed)
         let logger = Logger(label: "nearby")
         let demo: DemoRanging
@@ -77,7 +73,7 @@ struct DemoCommand: AsyncParsableCommand {
             "demo: scenario \(scenario.name) (\(scenario.summary)), \(accessories) accessor\(accessories == 1 ? "y" : "ies"), "
                 + String(format: "%.0f s", length) + (speed == 1 ? "" : String(format: " at ×%g (%.1f s)", speed, length / speed))
                 + "; Ctrl-C stops")
-        let context = RunContext(accessories: demo.accessories, zones: settings.zones, start: start, wallStart: Date().timeIntervalSince1970)
+        let context = RunContext(accessories: demo.accessories, zones: settings.zones, start: start, wallStart: WallClock.now())
         let run = RangingRun(context: context, outputs: [screen.output], hooks: settings.hookRunner())
         let manager = demo.manager
         let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }

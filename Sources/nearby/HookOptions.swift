@@ -1,8 +1,8 @@
 import ArgumentParser
 import Hooks
 
-/// The hook flags, for any command that ranges (`replay`, `range`, `demo`): add
-/// `@OptionGroup var hookOptions: HookOptions` and use ``definitions()``.
+/// The hook flags, for any command that ranges (`replay`, `range`, `demo`). The command itself is
+/// what follows `--` (``HookCommandLine/command``), split off before the flags are parsed.
 ///
 /// `--on-enter ZONE`, `--on-exit ZONE` (repeatable, `*` = any zone), `--on-lost`, `--on-found`
 /// choose the events; the command follows `--` as an argv (no shell unless you write one):
@@ -87,19 +87,12 @@ struct HookTriggerOptions: ParsableArguments {
     }
 }
 
-/// The hook flags with the command after `--`, for commands without positional arrays (`replay`,
-/// `demo`): add `@OptionGroup var hookOptions: HookOptions` and use ``definitions()``. A command
-/// whose own positional argument is an array (`range ACCESSORY...`) uses ``HookTriggerOptions``
-/// and splits the command off its arguments (ArgumentParser allows one positional array).
+/// The hook flags with the command after `--` (``HookCommandLine/command``), for `replay`.
 struct HookOptions: ParsableArguments {
     @OptionGroup var triggers: HookTriggerOptions
 
-    @Argument(
-        parsing: .postTerminator,
-        help: ArgumentHelp(
-            "The hook command and its arguments, after --. It gets the event in NEARBY_* environment variables only.",
-            valueName: "command"))
-    var command: [String] = []
+    /// The hook command: what follows `--` on the command line.
+    var command: [String] { HookCommandLine.command }
 
     /// `true` if any trigger flag was given.
     var hasTriggers: Bool { triggers.hasTriggers }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 
 /// The `nearby` command line: UWB nearby interaction on Linux.
 @main
@@ -15,4 +16,40 @@ struct Nearby: AsyncParsableCommand {
             ConfigCommand.self, DoctorCommand.self,
         ]
     )
+
+    /// Parses and runs, with the hook command split off first: every command reads what follows
+    /// `--` the same way, from ``HookCommandLine/command``.
+    static func main() async {
+        let (options, command) = HookCommandLine.split(Array(CommandLine.arguments.dropFirst()))
+        HookCommandLine.command = command
+        do {
+            var parsed = try parseAsRoot(options)
+            if var command = parsed as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try parsed.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// The hook command: the argv that follows the first `--` of the command line (`nearby range tag
+/// --on-enter near -- /usr/bin/logger -t nearby near`). Split off before the flags are parsed,
+/// so `range` (whose accessories are a positional list), `demo` and `replay` read it the same way.
+enum HookCommandLine {
+    private static let stored = Mutex<[String]>([])
+
+    /// The hook command of this process (empty when there is no `--`).
+    static var command: [String] {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
+
+    /// `arguments` before the first `--`, and what follows it.
+    static func split(_ arguments: [String]) -> (options: [String], command: [String]) {
+        guard let terminator = arguments.firstIndex(of: "--") else { return (arguments, []) }
+        return (Array(arguments[..<terminator]), Array(arguments[(terminator + 1)...]))
+    }
 }

@@ -62,7 +62,6 @@ struct RangeCommand: AsyncParsableCommand {
     @OptionGroup var options: SessionOptions
 
     func validate() throws {
-        let accessories = accessoriesAndHookCommand.accessories
         if all != accessories.isEmpty {
             throw ValidationError(all ? "give accessories or --all, not both" : "name at least one accessory or use --all (nearby accessories list shows them)")
         }
@@ -77,19 +76,8 @@ struct RangeCommand: AsyncParsableCommand {
         guard scanSeconds > 0 else { throw ValidationError("--scan-seconds must be > 0") }
     }
 
-    /// The accessories and the hook command: ArgumentParser appends what follows `--` to the
-    /// one positional array, so the command is split off by the process's own arguments.
-    var accessoriesAndHookCommand: (accessories: [String], command: [String]) {
-        let arguments = CommandLine.arguments
-        guard let terminator = arguments.firstIndex(of: "--") else { return (accessories, []) }
-        let command = Array(arguments[(terminator + 1)...])
-        guard command.count <= accessories.count, Array(accessories.suffix(command.count)) == command else { return (accessories, []) }
-        return (Array(accessories.dropLast(command.count)), command)
-    }
-
     func run() async throws {
-        let (accessories, hookCommand) = accessoriesAndHookCommand
-        let configuration = try options.settings(transports: TransportSettings(hci: hci, uwb: uwb), hookCommand: hookCommand)
+        let configuration = try options.settings(transports: TransportSettings(hci: hci, uwb: uwb), hookCommand: HookCommandLine.command)
         let settings = try options.runSettings(configuration)
         let hci = try HCITransportSpec(parsing: configuration.transports.hci ?? "hci:0")
         let logger = Logger(label: "nearby")
@@ -132,7 +120,7 @@ struct RangeCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let context = RunContext(accessories: targets.map(\.identity), zones: settings.zones, start: start, wallStart: Date().timeIntervalSince1970)
+        let context = RunContext(accessories: targets.map(\.identity), zones: settings.zones, start: start, wallStart: WallClock.now())
         let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
         let manager = live.manager
         let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }

@@ -87,7 +87,7 @@ struct ReplayCommand: AsyncParsableCommand {
             configuration.output.json == true
             ? JSONLinesOutput(write: RangeScreen.standardOutput, notes: RangeScreen.standardError) : ReplayText()
         let identity = AccessoryIdentity(id: accessoryID ?? Self.fileName(trace), displayName: accessory)
-        let context = RunContext(accessories: [identity], zones: settings.zones, start: 0, wallStart: Date().timeIntervalSince1970)
+        let context = RunContext(accessories: [identity], zones: settings.zones, start: 0, wallStart: WallClock.now())
         // A runner even without hooks, so the summary counts the same way.
         let run = RangingRun(
             context: context, outputs: [output], hooks: HookRunner(hooks: settings.hooks, logger: Logger(label: "nearby.hooks")))

@@ -35,8 +35,8 @@ import Testing
         #expect(run.stderr.isEmpty)
         let results = try results(run.stdout)
         #expect(results.map { $0["filter"] as? String } == [
-            "raw", "median3", "ma10", "ema", "one-euro", "kalman",
-            "hampel", "hampel+median3", "hampel+ma10", "hampel+ema", "hampel+one-euro", "hampel+kalman",
+            "raw", "median3", "ma10", "ema", "one-euro", "kalman", "imm",
+            "hampel", "hampel+median3", "hampel+ma10", "hampel+ema", "hampel+one-euro", "hampel+kalman", "hampel+imm",
         ])
         for result in results {
             #expect(Set(result.keys) == Self.keys)
@@ -70,10 +70,10 @@ import Testing
 
     @Test func namedFiltersWithoutDuplicates() async throws {
         let trace = PackagePaths.file("data/synthetic/walk_4m_1m.csv").path
-        let run = try await bench([trace, "--filter", "raw", "--filter", "default", "--filter", "kalman", "--filter", "hampel+one-euro", "--json"])
+        let run = try await bench([trace, "--filter", "raw", "--filter", "default", "--filter", "imm", "--filter", "kalman", "--filter", "hampel+one-euro", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let results = try results(run.stdout)
-        #expect(results.map { $0["filter"] as? String } == ["raw", "kalman", "hampel+one-euro"])
+        #expect(results.map { $0["filter"] as? String } == ["raw", "imm", "kalman", "hampel+one-euro"])
         #expect(results.allSatisfy { $0["truth_zone_transitions"] as? Int == 8 })
     }
 
@@ -137,5 +137,55 @@ import Testing
         let attributes = try FileManager.default.attributesOfItem(atPath: svg)
         #expect((attributes[.posixPermissions] as? Int) == 0o644)
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    @Test func summaryComparesEveryFilterWithTheBestBaseline() async throws {
+        let still = PackagePaths.file("data/hanyang/static/los_h100_2m.csv").path
+        let walk = PackagePaths.file("data/synthetic/walk_4m_1m.csv").path
+        let run = try await bench([still, walk, "--summary", "--filter", "kalman"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        // The baselines and the default always run; no per-trace tables.
+        for name in ["raw ", "median3 ", "ma10 ", "ema ", "one-euro ", "imm * ", "kalman "] {
+            #expect(lines.contains { $0.hasPrefix(name) }, "\(name)")
+        }
+        #expect(!run.stdout.contains("rmse_m"))
+        #expect(lines.contains { $0.hasPrefix(still) && $0.contains("static") && $0.contains("ema") && $0.hasSuffix("met") })
+        #expect(lines.contains { $0.hasPrefix(walk) && $0.contains("moving") && $0.hasSuffix("met") })
+        #expect(lines.last == "goal met on 2 of 2 traces")
+
+        let json = try await bench([still, walk, "--summary", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["results", "summary"])
+        let summary = try #require(object["summary"] as? [String: Any])
+        #expect(summary["default"] as? String == "imm")
+        let traces = try #require(summary["traces"] as? [[String: Any]])
+        #expect(traces.map { $0["trace"] as? String } == [still, walk])
+        #expect(traces.allSatisfy { $0["goal_met"] as? Bool == true })
+        #expect((try #require(summary["filters"] as? [[String: Any]])).count == 14)  // every filter by default
+    }
+
+    @Test func summaryPlotsShowTheDefaultAndTheBestBaselinePerTrace() async throws {
+        let still = PackagePaths.file("data/hanyang/static/los_h100_2m.csv").path
+        let walk = PackagePaths.file("data/synthetic/walk_4m_1m.csv").path
+        let plots = directory.appendingPathComponent("plots").path
+        let run = try await bench([still, walk, walk, "--summary", "--filter", "kalman", "--plot-dir", plots])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("3 plot(s) written to \(plots)\n"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: plots).sorted()
+        #expect(files == ["los_h100_2m.svg", "walk_4m_1m-2.svg", "walk_4m_1m.svg"])
+        let svg = try String(contentsOfFile: plots + "/los_h100_2m.svg", encoding: .utf8)
+        #expect(svg.contains("data-filter=\"imm\"") && svg.contains("data-filter=\"ema\""))
+        #expect(!svg.contains("data-filter=\"kalman\"") && !svg.contains("data-filter=\"ma10\""))
+        #expect(svg.components(separatedBy: "class=\"filter\"").count - 1 == 2)
+        let walkPlot = try String(contentsOfFile: plots + "/walk_4m_1m.svg", encoding: .utf8)
+        #expect(walkPlot.contains("data-filter=\"imm\"") && walkPlot.contains("data-filter=\"one-euro\""))
+        try? FileManager.default.removeItem(at: directory)
+
+        let trace = PackagePaths.file("data/hanyang/static/los_h100_2m.csv").path
+        let alone = try await bench([trace, "--plot-dir", plots])
+        #expect(alone.status != 0)
+        #expect(alone.stderr.contains("--plot-dir writes the summary plots; add --summary"))
     }
 }

@@ -27,7 +27,7 @@ import Testing
             ["-c", "\"$0\" config example | \"$0\" config check -", PackagePaths.nearby.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("<stdin>: OK\nzones: near < 1.5 m, mid < 3 m, far; hysteresis 0.2 m, dwell 0.3 s, lost after 2 s\n"))
-        #expect(run.stdout.contains("filter: kalman (parameters set for kalman, one_euro, hampel)"))
+        #expect(run.stdout.contains("filter: imm (parameters set for imm, kalman, one_euro, hampel)"))
         #expect(run.stdout.contains("hooks: 2\n"))
         #expect(run.stdout.contains("transports: hci hci:0, uwb usb:1915:520f"))
         #expect(run.stdout.contains("retry: max_attempts 5, initial_backoff 0.5 s, max_backoff 30 s"))

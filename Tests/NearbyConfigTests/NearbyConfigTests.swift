@@ -19,7 +19,8 @@ import Testing
     @Test func theExampleParsesToItsValues() throws {
         let config = try ConfigurationFile.parse(ConfigurationFile.example, source: "example")
         #expect(config.zones == ZoneSettings(boundaries: [1.5, 3], names: ["near", "mid", "far"], hysteresis: 0.2, dwell: 0.3, lostAfter: 2))
-        #expect(config.filter.spec == FilterSpec(.kalman))
+        #expect(config.filter.spec == FilterSpec(.imm))
+        #expect(config.filter.imm == .standard(for: .distance))
         #expect(config.filter.kalman == .standard(for: .distance))
         #expect(config.filter.oneEuro == .standard(for: .distance))
         #expect(config.filter.hampel == .standard(for: .distance))
@@ -332,4 +333,25 @@ import Testing
 extension ZoneMap {
     /// The map without its features (the config file does not define features).
     var withoutFeatures: ZoneMap { try! ZoneMap(zones: zones) }
+}
+
+@Suite struct IMMConfigTests {
+    @Test func theIMMTableReachesTheFilterAndBadValuesNameTheKey() throws {
+        let config = try ConfigurationFile.parse("""
+            [filter]
+            name = "imm"
+            [filter.imm]
+            moving_noise = 2.5
+            initial_still_probability = 0.5
+            """, source: "t")
+        #expect(config.filter.imm?.movingNoise == 2.5)
+        #expect(config.filter.imm?.initialStillProbability == 0.5)
+        #expect(config.filter.imm?.measurementNoise == IMMFilter.Parameters.standard(for: .distance).measurementNoise)
+        do {
+            _ = try ConfigurationFile.parse("[filter.imm]\ninitial_still_probability = 1.5\nstill_nois = 1\n", source: "t")
+            Issue.record("expected errors")
+        } catch {
+            #expect(Set(error.issues.map(\.key)) == ["filter.imm.initial_still_probability", "filter.imm.still_nois"])
+        }
+    }
 }

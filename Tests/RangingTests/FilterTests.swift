@@ -15,6 +15,49 @@ func expectClose(_ actual: [Double], _ expected: [Double], tolerance: Double = 1
     }
 }
 
+/// After 2 s at 2 m, a 2.1 m measurement moves a filter from `make` less when its FoM is 30
+/// or it is flagged NLoS than with full confidence.
+func expectFoMAndNLoSWeighting<F: RangeFilter>(
+    minimumCorrection: Double = 0.01, sourceLocation: SourceLocation = #_sourceLocation, _ make: () -> F
+) {
+    func firstCorrection(_ weight: Double, nlos: Bool) -> Double {
+        var filter = make()
+        for i in 0...20 { _ = filter.update(FilterInput(value: 2, time: Double(i) * 0.1)) }
+        return filter.update(FilterInput(value: 2.1, time: 2.1, weight: weight, isNonLineOfSight: nlos)) - 2
+    }
+    let full = firstCorrection(1, nlos: false)
+    let lowFoM = firstCorrection(0.3, nlos: false)
+    let nlos = firstCorrection(1, nlos: true)
+    #expect(full > minimumCorrection, sourceLocation: sourceLocation)
+    #expect(lowFoM > 0 && lowFoM < full / 2, sourceLocation: sourceLocation)
+    #expect(nlos > 0 && nlos < full / 2, sourceLocation: sourceLocation)
+}
+
+/// Feeds 3 s at 2 m, then a spike, a burst of 3 agreeing outliers (as in the Hanyang traces) and a
+/// real step to 4 m, and checks that a gated filter removes the first two and re-locks on the 4th
+/// sample of the step. `rejections` reads the filter's count of consecutive rejections.
+func expectGateRejectsSpikesAndBurstsButRelocks<F: RangeFilter>(
+    _ filter: F, sourceLocation: SourceLocation = #_sourceLocation, rejections: (F) -> Int
+) {
+    var filter = filter
+    var t = 0.0
+    func feed(_ value: Double) -> Double {
+        t += 0.1
+        return filter.update(FilterInput(value: value, time: t))
+    }
+    for _ in 0..<30 { _ = feed(2.0) }
+    #expect(abs(feed(19.0) - 2.0) < 0.01, sourceLocation: sourceLocation)  // a single NLoS spike
+    #expect(rejections(filter) == 1, sourceLocation: sourceLocation)
+    #expect(abs(feed(2.0) - 2.0) < 0.01, sourceLocation: sourceLocation)
+    for _ in 0..<3 { #expect(abs(feed(-8.2) - 2.0) < 0.01, sourceLocation: sourceLocation) }
+    #expect(abs(feed(2.0) - 2.0) < 0.01, sourceLocation: sourceLocation)
+    // A real step to 4 m: held for 3 samples, re-locked on the 4th, tracked afterwards.
+    for _ in 0..<3 { #expect(abs(feed(4.0) - 2.0) < 0.01, sourceLocation: sourceLocation) }
+    #expect(feed(4.0) == 4.0, sourceLocation: sourceLocation)
+    #expect(abs(feed(4.01) - 4.0) < 0.02, sourceLocation: sourceLocation)
+    #expect(rejections(filter) == 0, sourceLocation: sourceLocation)
+}
+
 @Suite struct FilterMathTests {
     @Test func rawPassesEverything() {
         var filter = RawFilter()
@@ -80,41 +123,11 @@ func expectClose(_ actual: [Double], _ expected: [Double], tolerance: Double = 1
     }
 
     @Test func kalmanWeighsByFoMAndNLoS() {
-        func firstCorrection(_ input: FilterInput) -> Double {
-            var filter = KalmanFilter(.standard(for: .distance))
-            _ = filter.update(FilterInput(value: 2, time: 0))
-            for i in 1...20 { _ = filter.update(FilterInput(value: 2, time: Double(i) * 0.1)) }
-            var second = input
-            second.time = 2.1
-            return filter.update(second) - 2
-        }
-        let full = firstCorrection(FilterInput(value: 2.1, time: 0, weight: 1))
-        let lowFoM = firstCorrection(FilterInput(value: 2.1, time: 0, weight: 0.3))
-        let nlos = firstCorrection(FilterInput(value: 2.1, time: 0, weight: 1, isNonLineOfSight: true))
-        #expect(full > 0.01)
-        #expect(lowFoM > 0 && lowFoM < full / 2)
-        #expect(nlos > 0 && nlos < full / 2)
+        expectFoMAndNLoSWeighting { KalmanFilter(.standard(for: .distance)) }
     }
 
     @Test func kalmanGateRejectsSpikesAndBurstsButRelocksAfterAStep() {
-        var filter = KalmanFilter(.standard(for: .distance))
-        var t = 0.0
-        func feed(_ value: Double) -> Double {
-            t += 0.1
-            return filter.update(FilterInput(value: value, time: t))
-        }
-        for _ in 0..<30 { _ = feed(2.0) }
-        #expect(abs(feed(19.0) - 2.0) < 0.01)  // a single NLoS spike
-        #expect(filter.consecutiveRejections == 1)
-        #expect(abs(feed(2.0) - 2.0) < 0.01)
-        // A burst of 3 agreeing outliers, as in the Hanyang traces, is still rejected.
-        for _ in 0..<3 { #expect(abs(feed(-8.2) - 2.0) < 0.01) }
-        #expect(abs(feed(2.0) - 2.0) < 0.01)
-        // A real step to 4 m: held for 3 samples, re-locked on the 4th, tracked afterwards.
-        for _ in 0..<3 { #expect(abs(feed(4.0) - 2.0) < 0.01) }
-        #expect(feed(4.0) == 4.0)
-        #expect(abs(feed(4.01) - 4.0) < 0.02)
-        #expect(filter.consecutiveRejections == 0)
+        expectGateRejectsSpikesAndBurstsButRelocks(KalmanFilter(.standard(for: .distance))) { $0.consecutiveRejections }
     }
 
     @Test func kalmanFollowsARampWithItsVelocity() {
@@ -236,9 +249,12 @@ func expectClose(_ actual: [Double], _ expected: [Double], tolerance: Double = 1
         for name in FilterSpec.acceptedNames where name != "default" {
             #expect(try FilterSpec(name: name).name == name)
         }
+        #expect(try FilterSpec(name: "imm") == FilterSpec(.imm))
+        #expect(FilterSpec.default == FilterSpec(.imm))
+        #expect(FilterSpec.baselines.map(\.name) == ["raw", "median3", "ma10", "ema", "one-euro"])
         #expect(FilterSpec.benchmarkSet.map(\.name) == [
-            "raw", "median3", "ma10", "ema", "one-euro", "kalman",
-            "hampel", "hampel+median3", "hampel+ma10", "hampel+ema", "hampel+one-euro", "hampel+kalman",
+            "raw", "median3", "ma10", "ema", "one-euro", "kalman", "imm",
+            "hampel", "hampel+median3", "hampel+ma10", "hampel+ema", "hampel+one-euro", "hampel+kalman", "hampel+imm",
         ])
     }
 

@@ -137,8 +137,31 @@ struct Recorder {
         #expect(anglesOnly.distance == 2)
     }
 
+    @Test func directionConfidenceFromFoMAndUncertaintyFromTheFilter() throws {
+        var r = Recorder()
+        let first = try #require(r.feed(RangeSample(timestamp: 0, distance: 2, azimuth: 20, figureOfMerit: 60)).direction)
+        #expect(abs(first.confidence - 0.6) < 1e-12)
+        // One measurement with FoM 60: σ = 5° / 0.6.
+        #expect(abs(try #require(first.uncertainty) - 5 / 0.6) < 1e-9)
+        var last = first
+        for i in 1...30 {
+            last = try #require(
+                r.feed(RangeSample(timestamp: Double(i) * 0.1, distance: 2, azimuth: 20, figureOfMerit: 90, isNonLineOfSight: true))
+                    .direction)
+        }
+        #expect(abs(last.confidence - 0.45) < 1e-12)
+        // Still at 20° for 3 s: the estimate is far more certain than one measurement.
+        #expect(try #require(last.uncertainty) < 5 / 0.9 * 3 / 2)
+        // A sample without angles keeps the direction and its confidence.
+        #expect(r.feed(RangeSample(timestamp: 3.2, distance: 2, figureOfMerit: 10)).direction == last)
+        // Filters without an uncertainty model report none.
+        var raw = Recorder(filter: FilterSpec(.ema))
+        let direction = try #require(raw.feed(RangeSample(timestamp: 0, distance: 2, azimuth: 20)).direction)
+        #expect(direction.confidence == 1 && direction.uncertainty == nil)
+    }
+
     @Test func velocityOfAWalk() {
-        for filter in [FilterSpec(.kalman), FilterSpec(.ma10)] {
+        for filter in [FilterSpec(.imm), FilterSpec(.kalman), FilterSpec(.ma10)] {
             var r = Recorder(filter: filter)
             var velocity: Double?
             for i in 0...60 { velocity = r.feed(Double(i) * 0.1, 5 - 0.5 * Double(i) * 0.1).velocity }
@@ -171,6 +194,12 @@ struct Recorder {
             #expect(a == b)
         }
         #expect(genericEvents == configuredEvents)
+        var genericIMM = RangingPipeline(
+            distanceFilter: IMMFilter(.standard(for: .distance)), angleFilter: IMMFilter(.standard(for: .angle)))
+        var configuredIMM = RangingPipeline(filter: FilterSpec(.imm))
+        for record in records {
+            #expect(genericIMM.process(record.sample) == configuredIMM.process(record.sample))
+        }
     }
 
     @Test func tickIgnoresNonFiniteTimes() {

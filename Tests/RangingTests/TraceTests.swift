@@ -109,6 +109,7 @@ import Testing
     @Test(arguments: [
         ("data/hanyang/static/los_h100_2m.csv", 89), ("data/hanyang/static/nlos_h100_10m.csv", 89),
         ("data/hanyang/dynamic/los_A_case1_A5.csv", 2134), ("data/hanyang/dynamic/nlos_A_case1_A12.csv", 2401),
+        ("data/lias/fast_a5_t0.csv", 13481), ("data/lias/mid_a5_t0.csv", 12908),
     ])
     func bundledTracesParse(path: String, rows: Int) throws {
         let records = try TraceFiles.records(path)

@@ -46,7 +46,6 @@ import UWBDevice
             #expect(error.command == "CORE_GET_DEVICE_INFO_CMD")
             #expect(error.description.contains("CORE_GET_DEVICE_INFO_CMD timed out: no response within 2 s"), "\(error)")
             #expect(elapsed >= .milliseconds(1990), "gave up after \(elapsed)")
-            #expect(elapsed < .seconds(15), "took \(elapsed)")
         }
         #expect(harness.received == [Self.reset, Self.getDeviceInfo])
         // The client can be opened again once the UWBS answers.

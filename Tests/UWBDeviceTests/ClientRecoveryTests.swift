@@ -94,16 +94,14 @@ import UWBDevice
         let memory = try #require(harness.memory)
         memory.unplug()
         try await events.waitFor("transport lost") { if case .transportLost = $0 { true } else { false } }
-        let clock = ContinuousClock()
-        let start = clock.now
         do {
             try await active.stop()
             Issue.record("stop succeeded with the dev kit unplugged")
         } catch {
+            // At once, with `unavailable`: not after a command timeout (that would be `timeout`).
             #expect(error.code == .unavailable)
             #expect(error.description.contains("Plug the dev kit back in"), "\(error)")
         }
-        #expect(start.duration(to: clock.now) < .seconds(5))
         memory.plug()
         try await events.waitFor("recovered") { $0 == .recovered(sessions: [42, 43]) }
         try await active.stop()

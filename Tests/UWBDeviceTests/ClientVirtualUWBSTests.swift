@@ -5,6 +5,7 @@ import Simulation
 import Testing
 import UCI
 import UWBDevice
+import NearbySupport
 
 /// The client against the virtual UWBS of the Simulation module, in process: two clients range
 /// with each other (real two-way ranging in the simulated scene), and the faults the virtual
@@ -182,6 +183,53 @@ import UWBDevice
             #expect(error.description.contains("CHANNEL_NUMBER (0x04) = channel 6: INVALID_RANGE (0x05)"), "\(error)")
         }
         #expect(await client.openSessionIDs.isEmpty)
+        await client.close()
+    }
+}
+
+/// A consumer that falls behind the dev kit: the samples go straight from the client's reader
+/// into a bounded inbox; what does not fit is dropped and counted exactly, memory stays bounded.
+@Suite struct ClientOverloadTests {
+    @Test func anOverloadedInboxKeepsItsBoundAndCountsEveryDrop() async throws {
+        let world = try VirtualUWBSWorld(scenario: .stand, noise: .ideal, seed: 1, clock: .manual)
+        defer { Task { await world.shutdown() } }
+        _ = try await world.addPeer(VirtualPeer(sessionID: 42, address: .short(0x0002), peerAddress: .short(0x0001), rangingInterval: 100))
+        await world.setTracing(true)
+        let events = StreamCollector(world.events(bufferingNewest: 100_000))
+        let client = UCIClient(transport: world.makeTransport(name: "host"), logger: Logger(label: "test") { _ in RecordingLogHandler(store: .init()) })
+        try await client.open()
+        let inbox = Mailbox<UCIPeerRangeSample>(capacity: 16)
+        let session = try await client.openSession(
+            id: 42,
+            parameters: FiRaSessionParameters(
+                deviceMACAddress: .short(0x0001), destinationMACAddresses: [.short(0x0002)], deviceType: .controller,
+                deviceRole: .initiator, rangingInterval: 100),
+            samples: UWBSampleSink { inbox.post($0, droppable: true) })
+        try await session.start()
+        try await world.advance(by: 10)  // 100 rounds at 100 ms, nobody reads the inbox
+
+        func notificationsSent() -> Int {
+            let host = events.elements.lazy.compactMap { event -> VirtualUWBSDeviceID? in
+                if case .deviceAttached(let id, "host", false) = event { id } else { nil }
+            }.first
+            return events.elements.filter {
+                if case .packet(host, .toHost, let bytes) = $0 { bytes.count > 1 && bytes[0] == 0x62 && bytes[1] == 0x00 } else { false }
+            }.count
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while inbox.count + inbox.droppedCount < notificationsSent() || notificationsSent() < 90, clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let sent = notificationsSent()
+        #expect(sent >= 90, "\(sent) range notifications in 10 s at 100 ms")
+        #expect(inbox.count == 16, "bounded: the inbox holds its capacity, no more")
+        #expect(inbox.droppedCount == sent - 16, "every notification is either waiting or counted as dropped")
+        inbox.finish()
+        var waiting: [UCIPeerRangeSample] = []
+        for await sample in inbox { waiting.append(sample) }
+        let times = waiting.map(\.sample.timestamp)
+        #expect(waiting.count == 16 && zip(times, times.dropFirst()).allSatisfy { $1 >= $0 }, "the newest 16, in order")
         await client.close()
     }
 }

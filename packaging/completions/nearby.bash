@@ -256,7 +256,7 @@ _nearby_demo() {
     non_repeating_flags=(--on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
     non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
-    __nearby_offer_flags_options -1
+    __nearby_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
@@ -509,7 +509,7 @@ _nearby_replay() {
     non_repeating_flags=(--json --no-json --on-lost --on-found --version -h --help)
     repeating_options=(--on-enter --on-exit)
     non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level)
-    __nearby_offer_flags_options -1
+    __nearby_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
@@ -561,9 +561,9 @@ _nearby_replay() {
 
 _nearby_bench() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json --summary --version -h --help)
     repeating_options=(--filter)
-    non_repeating_options=(--zones --hysteresis --dwell --lost-after --plot)
+    non_repeating_options=(--zones --hysteresis --dwell --lost-after --plot --plot-dir)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -584,6 +584,9 @@ _nearby_bench() {
         return
         ;;
     '--plot')
+        return
+        ;;
+    '--plot-dir')
         return
         ;;
     esac

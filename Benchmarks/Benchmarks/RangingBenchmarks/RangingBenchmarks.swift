@@ -133,6 +133,7 @@ let benchmarks: @Sendable () -> Void = {
     filterBenchmark("ema") { ExponentialMovingAverageFilter(.standard(for: .distance)) }
     filterBenchmark("one-euro") { OneEuroFilter(.standard(for: .distance)) }
     filterBenchmark("kalman") { KalmanFilter(.standard(for: .distance)) }
+    filterBenchmark("imm") { IMMFilter(.standard(for: .distance)) }
     filterBenchmark("hampel") { HampelFilter(.standard(for: .distance)) }
     filterBenchmark("hampel+kalman (ConfiguredFilter)") { ConfiguredFilter(FilterSpec(.kalman, hampel: true), domain: .distance) }
 }

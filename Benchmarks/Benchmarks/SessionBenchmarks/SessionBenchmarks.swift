@@ -5,9 +5,8 @@
 // SESSION_INIT / SET_APP_CONFIG round trips and the GATT write are not ours and not in here;
 // `nearby demo` and the session tests report the whole split per session (SessionLatency).
 import Benchmark
-import NearbyInteraction
+import NIProtocol
 import UCI
-import UWBDevice
 
 /// TV-1 of the reference: message 0x01, ACD 1.0 with UWB config data v1.1 (Qorvo values).
 let tv1: [UInt8] = [

@@ -167,6 +167,7 @@ extension AccessorySession {
         var sample = peerSample.sample
         sample.timestamp = scaled(sample.timestamp)
         let update = pipeline.process(sample)
+        samplesProcessed += 1
         if sample.isUsable, attempts != 0 {
             logger.info("ranging again after \(attempts) tr\(attempts == 1 ? "y" : "ies")")
             attempts = 0

@@ -66,6 +66,8 @@ public actor AccessorySession {
     public internal(set) var latency: SessionLatency?
     /// How many sessions were planned (fresh starts that got as far as configureAndStart).
     public internal(set) var configurationCount = 0
+    /// Range samples that went through the pipeline (one update each).
+    public internal(set) var samplesProcessed = 0
 
     /// Where events go: ``events``, or the manager's queue.
     let output: Mailbox<NearbySessionEvent>

@@ -20,7 +20,7 @@ public struct AccessorySessionConfiguration: Sendable {
     public var stopTimeout: Duration
     /// Timeout of one data-channel reconnection attempt. Default 10 s.
     public var reconnectTimeout: Duration
-    /// The smoothing filter. Default ``FilterSpec/default`` (Kalman).
+    /// The smoothing filter. Default ``FilterSpec/default`` (`imm`).
     public var filter: FilterSpec
     /// Filters with explicit parameters (distance, angles), e.g. from the configuration file;
     /// when set they replace ``filter`` (which then only names them). Default `nil`: ``filter``

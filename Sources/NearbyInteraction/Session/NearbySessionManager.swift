@@ -43,15 +43,17 @@ public actor NearbySessionManager {
     /// Creates a manager on an opened client.
     /// - Parameters:
     ///   - configuration: the default settings of every session.
+    ///   - eventCapacity: the most updates without events that wait on ``events`` (older ones
+    ///     are dropped and counted); default 8 × the configuration's queue capacity.
     ///   - logger: handed to every session (with the accessory's ID as metadata).
     public init(
         client: UCIClient, configuration: AccessorySessionConfiguration = AccessorySessionConfiguration(),
-        logger: Logger = Logger(label: "nearby.ni")
+        eventCapacity: Int? = nil, logger: Logger = Logger(label: "nearby.ni")
     ) {
         self.client = client
         self.configuration = configuration
         self.logger = logger
-        let events = Mailbox<NearbySessionEvent>(capacity: configuration.queueCapacity * 8)
+        let events = Mailbox<NearbySessionEvent>(capacity: eventCapacity ?? configuration.queueCapacity * 8)
         self.events = events
         let deviceEvents = client.events()
         deviceForwarder = Task {

@@ -2,6 +2,7 @@ public import Hooks
 public import NIProtocol
 public import NearbyInteraction
 public import Ranging
+import UWBDevice
 
 /// What a run knows before the first event: who ranges, the zones and the clocks.
 public struct RunContext: Sendable {
@@ -21,6 +22,12 @@ public struct RunContext: Sendable {
         self.zones = zones
         self.start = start
         self.wallStart = wallStart
+    }
+
+    /// A context starting now: the events' clock is ``UWBDevice/MonotonicTime`` (live and
+    /// simulated runs), the wall clock is the system's.
+    public init(accessories: [AccessoryIdentity], zones: ZoneMap) {
+        self.init(accessories: accessories, zones: zones, start: MonotonicTime.seconds(), wallStart: WallClock.now())
     }
 
     /// Seconds since the start of the run for an event time (never negative).

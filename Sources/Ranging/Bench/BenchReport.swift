@@ -6,6 +6,12 @@ public enum BenchReport {
         "{\"results\":[" + results.map(\.json).joined(separator: ",") + "]}\n"
     }
 
+    /// `{"results":[...],"summary":{...}}` (`nearby bench --summary --json`; the summary's keys:
+    /// ``BenchSummary/json``), followed by a newline.
+    public static func json(_ results: [BenchResult], summary: BenchSummary) -> String {
+        "{\"results\":[" + results.map(\.json).joined(separator: ",") + "],\"summary\":" + summary.json + "}\n"
+    }
+
     /// A readable table of the results of one trace: a summary line, a header, one row per
     /// filter (the default filter marked `*`), `-` where a value is unknown.
     public static func table(trace: String, records: [TraceRecord], results: [BenchResult], zones: ZoneMap) -> String {

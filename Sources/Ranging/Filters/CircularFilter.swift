@@ -35,4 +35,7 @@ public struct CircularFilter<Inner: RangeFilter>: RangeFilter {
 
     /// The inner filter's rate, degrees/s.
     public var rate: Double? { inner.rate }
+
+    /// The inner filter's variance, degrees².
+    public var variance: Double? { inner.variance }
 }

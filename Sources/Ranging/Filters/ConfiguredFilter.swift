@@ -12,6 +12,8 @@ public enum BaseFilter: Sendable, Hashable {
     case oneEuro(OneEuroFilter.Parameters)
     /// ``KalmanFilter`` (`kalman`).
     case kalman(KalmanFilter.Parameters)
+    /// ``IMMFilter`` (`imm`).
+    case imm(IMMFilter.Parameters)
 
     /// The filter of `kind` with its standard parameters for `domain`.
     public init(_ kind: FilterSpec.Kind, domain: FilterDomain) {
@@ -22,6 +24,7 @@ public enum BaseFilter: Sendable, Hashable {
         case .ema: self = .exponential(.standard(for: domain))
         case .oneEuro: self = .oneEuro(.standard(for: domain))
         case .kalman: self = .kalman(.standard(for: domain))
+        case .imm: self = .imm(.standard(for: domain))
         }
     }
 }
@@ -44,6 +47,7 @@ public struct ConfiguredFilter: RangeFilter {
     private var exponential: ExponentialMovingAverageFilter
     private var oneEuro: OneEuroFilter
     private var kalman: KalmanFilter
+    private var imm: IMMFilter
 
     /// Builds the chain named by `spec` with the standard parameters for `domain`.
     public init(_ spec: FilterSpec, domain: FilterDomain) {
@@ -61,6 +65,7 @@ public struct ConfiguredFilter: RangeFilter {
         exponential = ExponentialMovingAverageFilter(.standard(for: .distance))
         oneEuro = OneEuroFilter(.standard(for: .distance))
         kalman = KalmanFilter(.standard(for: .distance))
+        imm = IMMFilter(.standard(for: .distance))
         switch base {
         case .raw:
             kind = .raw
@@ -79,10 +84,13 @@ public struct ConfiguredFilter: RangeFilter {
         case .kalman(let parameters):
             kind = .kalman
             kalman = KalmanFilter(parameters)
+        case .imm(let parameters):
+            kind = .imm
+            imm = IMMFilter(parameters)
         }
     }
 
-    /// The smoothing filter's rate estimate after the last update, if it has one (Kalman,
+    /// The smoothing filter's rate estimate after the last update, if it has one (IMM, Kalman,
     /// One-Euro), unit/s.
     public private(set) var rate: Double?
 
@@ -109,6 +117,19 @@ public struct ConfiguredFilter: RangeFilter {
             let output = kalman.update(input)
             rate = kalman.rate
             return output
+        case .imm:
+            let output = imm.update(input)
+            rate = imm.rate
+            return output
+        }
+    }
+
+    /// The smoothing filter's variance of its estimate, if it has one (IMM, Kalman), unit².
+    public var variance: Double? {
+        switch kind {
+        case .kalman: kalman.variance
+        case .imm: imm.variance
+        default: nil
         }
     }
 
@@ -120,6 +141,7 @@ public struct ConfiguredFilter: RangeFilter {
         exponential.reset()
         oneEuro.reset()
         kalman.reset()
+        imm.reset()
         rate = nil
     }
 }

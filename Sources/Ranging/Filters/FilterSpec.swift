@@ -1,5 +1,5 @@
 /// A filter chosen by name, as on the command line: `raw`, `median3`, `ma10`, `ema`,
-/// `one-euro`, `kalman`, `hampel`, a composition `hampel+NAME`, or `default`.
+/// `one-euro`, `kalman`, `imm`, `hampel`, a composition `hampel+NAME`, or `default`.
 ///
 /// Naming scheme for compositions: `hampel+` in front of a base filter name runs the Hampel
 /// outlier filter first (`hampel+kalman`, `hampel+ma10`). `hampel` alone is the Hampel filter
@@ -20,6 +20,9 @@ public struct FilterSpec: Sendable, Hashable, CustomStringConvertible {
         case oneEuro = "one-euro"
         /// Constant-velocity Kalman filter with innovation gate (``KalmanFilter``).
         case kalman
+        /// Still + constant-velocity interacting multiple model with innovation gate
+        /// (``IMMFilter``): the default.
+        case imm
     }
 
     /// The smoothing filter.
@@ -33,8 +36,12 @@ public struct FilterSpec: Sendable, Hashable, CustomStringConvertible {
         self.hampel = hampel
     }
 
-    /// The filter our benchmarks prove best (see `specs/filters.md`): `kalman`.
-    public static let `default` = FilterSpec(.kalman)
+    /// The filter our benchmarks prove best (see `specs/filters.md` §6): `imm`.
+    public static let `default` = FilterSpec(.imm)
+
+    /// The baselines the default is judged against (`specs/filters.md` §6): `raw`, `median3`,
+    /// `ma10`, `ema`, `one-euro` (what Android, Qorvo, arduino-dw1000 and the 1€ paper do).
+    public static let baselines: [FilterSpec] = [.raw, .median3, .ma10, .ema, .oneEuro].map { FilterSpec($0) }
 
     /// The filters `nearby bench` runs when none is named: every base filter, `hampel`, and
     /// `hampel+` each smoothing filter.
@@ -76,7 +83,7 @@ public struct FilterSpec: Sendable, Hashable, CustomStringConvertible {
         self.init(kind, hampel: hampel)
     }
 
-    /// The canonical name: `kalman`, `hampel+kalman`, `hampel` (Hampel then raw).
+    /// The canonical name: `imm`, `hampel+kalman`, `hampel` (Hampel then raw).
     public var name: String {
         switch (hampel, kind) {
         case (false, _): kind.rawValue

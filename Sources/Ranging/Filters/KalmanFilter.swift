@@ -81,30 +81,22 @@ public struct KalmanFilter: RangeFilter {
     private var p01 = 0.0
     private var p11 = 0.0
     private var lastTime = 0.0
-    private var rejectedRun = 0
-    private var lastRejected = 0.0
+    private var gate: InnovationGate
 
     /// Creates the filter.
     public init(_ parameters: Parameters) {
         self.parameters = parameters
+        gate = InnovationGate(parameters)
     }
 
     /// Number of consecutive measurements rejected by the gate so far (0 after an accepted one).
-    public var consecutiveRejections: Int { rejectedRun }
+    public var consecutiveRejections: Int { gate.rejectedRun }
 
     /// The rate estimate after the last update, unit/s; `nil` before the first measurement.
     public private(set) var rate: Double?
 
     /// The current variance of the value estimate, unit²; `nil` before the first measurement.
     public var variance: Double? { initialized ? p00 : nil }
-
-    @inline(__always)
-    private func measurementVariance(_ input: FilterInput) -> Double {
-        var sigma = parameters.measurementNoise
-        if input.weight < 1 { sigma /= max(input.weight, parameters.minimumWeight) }
-        if input.isNonLineOfSight { sigma *= parameters.nonLineOfSightFactor }
-        return sigma * sigma
-    }
 
     @inline(__always)
     private mutating func initialize(at value: Double, time: Double, variance: Double) {
@@ -115,14 +107,14 @@ public struct KalmanFilter: RangeFilter {
         p01 = 0
         p11 = parameters.initialRateNoise * parameters.initialRateNoise
         lastTime = time
-        rejectedRun = 0
+        gate.reset()
     }
 
     /// Predicts to `input.time`, gates and (if accepted) corrects; returns the estimate.
     @inline(__always)
     public mutating func update(_ input: FilterInput) -> Double {
         let z = input.value
-        let r = measurementVariance(input)
+        let r = gate.measurementVariance(input)
         guard initialized else {
             initialize(at: z, time: input.time, variance: r)
             rate = velocity
@@ -142,23 +134,16 @@ public struct KalmanFilter: RangeFilter {
         // Gate.
         let innovation = z - position
         let s = p00 + r
-        let gate = parameters.gate
-        if innovation * innovation > gate * gate * s {
-            if rejectedRun > 0 && abs(z - lastRejected) <= parameters.relockSpread {
-                rejectedRun += 1
-            } else {
-                rejectedRun = 1
-            }
-            lastRejected = z
-            if rejectedRun >= parameters.relockCount {
-                initialize(at: z, time: lastTime, variance: r)
-                rate = velocity
-                return z
-            }
+        switch gate.judge(z, innovation: innovation, variance: s) {
+        case .accept: break
+        case .reject:
             rate = velocity
             return position
+        case .relock:
+            initialize(at: z, time: lastTime, variance: r)
+            rate = velocity
+            return z
         }
-        rejectedRun = 0
         // Correct.
         let inverseS = 1 / s
         let k0 = p00 * inverseS
@@ -185,7 +170,7 @@ public struct KalmanFilter: RangeFilter {
     /// Forgets the state (the next measurement initialises the filter).
     public mutating func reset() {
         initialized = false
-        rejectedRun = 0
+        gate.reset()
         rate = nil
     }
 }

@@ -32,7 +32,8 @@ public struct FilterInput: Sendable, Hashable {
 ///
 /// Conforming types: ``RawFilter``, ``MedianAverageFilter`` (`median3`),
 /// ``MovingAverageFilter`` (`ma10`), ``ExponentialMovingAverageFilter`` (`ema`),
-/// ``OneEuroFilter`` (`one-euro`), ``KalmanFilter`` (`kalman`), ``HampelFilter`` (`hampel`),
+/// ``OneEuroFilter`` (`one-euro`), ``KalmanFilter`` (`kalman`), ``IMMFilter`` (`imm`, the
+/// default), ``HampelFilter`` (`hampel`),
 /// ``CircularFilter`` (angle wrapper) and ``ConfiguredFilter`` (run-time choice of the above).
 public protocol RangeFilter: Sendable {
     /// Feeds one measurement and returns the filtered value (same unit as the input).
@@ -42,14 +43,21 @@ public protocol RangeFilter: Sendable {
     mutating func reset()
 
     /// The filter's own estimate of the rate of change (unit per second) after the last update,
-    /// or `nil` if the filter does not estimate one (only ``KalmanFilter`` and
+    /// or `nil` if the filter does not estimate one (only ``IMMFilter``, ``KalmanFilter`` and
     /// ``OneEuroFilter`` do).
     var rate: Double? { get }
+
+    /// The filter's own variance of its estimate (unit²) after the last update, or `nil` if the
+    /// filter has no uncertainty model (only ``IMMFilter`` and ``KalmanFilter`` have one).
+    var variance: Double? { get }
 }
 
 extension RangeFilter {
     /// Filters without a rate model report none.
     public var rate: Double? { nil }
+
+    /// Filters without an uncertainty model report none.
+    public var variance: Double? { nil }
 }
 
 /// The identity filter (`raw`): returns every measurement unchanged.

@@ -10,11 +10,22 @@ public struct Direction: Sendable, Hashable {
     public var azimuth: Double
     /// Elevation in degrees, −90 ... 90, positive up; `nil` if the device reports none.
     public var elevation: Double?
+    /// Confidence in the direction, 0 ... 1, from the figure of merit of the sample the azimuth
+    /// last came from: FoM / 100 (1 when unknown), halved for NLoS. The angle filters weigh each
+    /// angle by the same FoM.
+    public var confidence: Double
+    /// One standard deviation of the smoothed azimuth in degrees, from the angle filter's own
+    /// uncertainty (FoM-weighted measurement noise and the model); `nil` for filters without an
+    /// uncertainty model (only `imm` and `kalman` have one).
+    public var uncertainty: Double?
 
-    /// The direction for `azimuth` and `elevation` in degrees.
-    public init(azimuth: Double, elevation: Double?) {
+    /// The direction for `azimuth` and `elevation` in degrees, with its `confidence` (0 ... 1) and
+    /// azimuth `uncertainty` (1 σ, degrees).
+    public init(azimuth: Double, elevation: Double?, confidence: Double = 1, uncertainty: Double? = nil) {
         self.azimuth = azimuth
         self.elevation = elevation
+        self.confidence = confidence
+        self.uncertainty = uncertainty
     }
 
     /// The unit vector (x right, y up, z toward the user).

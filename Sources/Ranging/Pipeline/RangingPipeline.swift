@@ -56,6 +56,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     private var azimuth: Double?
     private var elevation: Double?
     private var quality = 0.0
+    private var directionQuality = 0.0
 
     /// Creates a pipeline from filter instances.
     /// - Parameters:
@@ -82,6 +83,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     /// update's ``RangingUpdate/state`` says so and it carries no estimates.
     @specialized(where Filter == ConfiguredFilter)
     @specialized(where Filter == KalmanFilter)
+    @specialized(where Filter == IMMFilter)
     public mutating func process(_ sample: RangeSample) -> RangingUpdate {
         var t = sample.timestamp
         if !t.isFinite { t = clock.isFinite ? clock : 0 }
@@ -127,6 +129,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
         if let measuredAzimuth {
             azimuth = azimuthFilter.update(
                 FilterInput(value: measuredAzimuth, time: t, weight: weight, isNonLineOfSight: nlos))
+            directionQuality = weight * (nlos ? 0.5 : 1)
         }
         if let measuredElevation {
             elevation = elevationFilter.update(
@@ -195,6 +198,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
         azimuth = nil
         elevation = nil
         quality = 0
+        directionQuality = 0
     }
 
     @inline(__always)
@@ -205,7 +209,11 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
             timestamp: t,
             distance: distance,
             velocity: distance == nil ? nil : velocity,
-            direction: azimuth.map { Direction(azimuth: $0, elevation: elevation) },
+            direction: azimuth.map {
+                Direction(
+                    azimuth: $0, elevation: elevation, confidence: directionQuality,
+                    uncertainty: azimuthFilter.variance.map { $0.squareRoot() })
+            },
             confidence: confidence,
             zone: tracker.currentRef,
             isHeld: held,

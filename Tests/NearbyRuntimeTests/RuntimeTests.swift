@@ -1,0 +1,118 @@
+import Foundation
+import Hooks
+import NIProtocol
+import NearbyConfig
+import NearbyInteraction
+import NearbyRuntime
+import Ranging
+import Simulation
+import Synchronization
+import Testing
+import NearbyBase
+
+/// Collects what a run gives its outputs.
+final class CollectingOutput: RunOutput, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _events: [NearbySessionEvent] = []
+    private var _statuses: [AccessoryStatus] = []
+    private var _summary: RunSummary?
+
+    var events: [NearbySessionEvent] { lock.withLock { _events } }
+    var statuses: [AccessoryStatus] { lock.withLock { _statuses } }
+    var summary: RunSummary? { lock.withLock { _summary } }
+
+    func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
+        lock.withLock {
+            _events.append(event)
+            if let status { _statuses.append(status) }
+        }
+    }
+
+    func runFinished(_ summary: RunSummary) async { lock.withLock { _summary = summary } }
+}
+
+@Suite("NearbyRuntime")
+struct RuntimeTests {
+    /// The README's "Ranging from Swift" example (the JSON lines collected instead of printed).
+    @Test func theReadmeExampleRangesWithTheSimulator() async throws {
+        let lines = Mutex<[String]>([])
+        // --- README example ---
+        let settings = try RunSettings(configuration: NearbyConfiguration())
+        let demo = try await DemoRanging.start(scenario: .walkIn, accessories: 2, seed: 1, speed: 1, settings: settings)
+        let run = RangingRun(
+            context: RunContext(accessories: demo.accessories, zones: settings.zones),
+            outputs: [JSONLinesOutput(write: { line in lines.withLock { $0.append(line) } }, notes: { _ in })])
+        let consumer = Task { await run.consume(demo.manager.events) }
+        await demo.startSessions { print($0) }
+        while await !demo.isOver(after: demo.duration) { try await Task.sleep(for: .milliseconds(100)) }
+        await demo.close()
+        await consumer.value
+        let summary = await run.finish(interrupted: false)
+        // --- end ---
+        #expect(summary.accessories.map(\.identity.id) == ["sim-1", "sim-2"])
+        #expect(summary.anythingRanged)
+        for status in summary.accessories {
+            #expect(status.zoneChanges == 3, "\(status.identity): far, mid, near (walk-in)")
+            #expect(status.measured > 20 && status.retries == 0)
+        }
+        let objects = try lines.withLock { $0 }.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let changes = objects.filter { $0["event"] as? String == "ranging" && $0["type"] as? String == "zone" && $0["accessory"] as? String == "sim-1" }
+        #expect(changes.map { $0["to"] as? String } == ["far", "mid", "near"])
+        #expect(changes.map { $0["from"] as? String } == [nil, "far", "mid"])
+        #expect(objects.last?["event"] as? String == "summary")
+    }
+
+    @Test func statusHooksAndTheSummaryComeFromTheEventsAlone() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-runtime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let log = scratch.appendingPathComponent("hooks.log").path
+        var configuration = NearbyConfiguration()
+        configuration.filter = FilterSettings(spec: FilterSpec(.raw))
+        configuration.hooks = [
+            try HookDefinition(on: .enter, run: ["/bin/sh", "-c", "echo \"$NEARBY_EVENT $NEARBY_ZONE $NEARBY_PREVIOUS_ZONE $NEARBY_TIMESTAMP\" >> \"$1\"", "sh", log]),
+            try HookDefinition(on: .lost, run: ["/bin/sh", "-c", "echo \"lost $NEARBY_PREVIOUS_ZONE\" >> \"$1\"", "sh", log]),
+        ]
+        let settings = try RunSettings(configuration: configuration)
+        let keys = AccessoryIdentity(id: "k", displayName: "Keys")
+        // The run's clock starts at 1000 s; the wall clock then was 2025-01-01T00:00:00Z.
+        let context = RunContext(accessories: [keys], zones: settings.zones, start: 1000, wallStart: 1_735_689_600)
+        let collector = CollectingOutput()
+        let run = RangingRun(context: context, outputs: [collector], hooks: settings.hookRunner())
+        var pipeline = settings.makePipeline()
+        for (t, d) in [(1000.0, 4.0), (1000.5, 2.0), (1001.0, 2.0), (1001.5, 2.0)] {
+            let update = pipeline.process(RangeSample(timestamp: t, distance: d))
+            run.handle(NearbySessionEvent(accessory: keys, time: t, kind: .update(update)))
+            await run.hooks?.waitUntilIdle()
+        }
+        for event in pipeline.tick(now: 1010) {
+            run.handle(NearbySessionEvent(accessory: keys, time: 1010, kind: .ranging(event)))
+        }
+        let summary = await run.finish(interrupted: false)
+        let status = try #require(summary.accessories.first)
+        #expect(status.updates == 4 && status.measured == 4 && status.zoneChanges == 2)
+        #expect(status.tracking == .lost && status.distance == nil && status.lastDistance == 2.0)
+        #expect(summary.hookRuns == 3 && summary.hookFailures == 0)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        // Hooks see the event's own time on the wall clock: the far->mid change happened at
+        // 1001.0 s (0.5 s dwell after 1000.5), 1 s after the start.
+        #expect(lines == [
+            "enter far  2025-01-01T00:00:00.000Z", "enter mid far 2025-01-01T00:00:01.000Z", "lost mid",
+        ])
+        #expect(collector.statuses.last?.tracking == .lost)
+    }
+
+    @Test func jsonObjectsOfAZoneChangeAndOfTheSummary() {
+        let context = RunContext(accessories: [], zones: .standard, start: 10, wallStart: 0)
+        let change = RangingEvent.zoneChanged(from: ZoneRef(index: 1, name: "mid"), to: ZoneRef(index: 0, name: "near"), at: 12.5)
+        let object = RunJSON.object(for: change, accessory: AccessoryIdentity(id: "a", displayName: "A"), context: context)
+        #expect(object.text == #"{"t_s":2.5,"event":"ranging","accessory":"a","name":"A","type":"zone","from":"mid","to":"near","zone":"near"}"#)
+        var summary = RunSummary(accessories: [])
+        summary.duration = 3
+        summary.droppedUpdates = 7
+        #expect(RunJSON.objects(for: summary, context: context).last?.text
+            == #"{"t_s":3,"event":"summary","accessory":null,"name":null,"duration_s":3,"dropped_updates":7,"hook_runs":0,"hook_failures":0,"hook_events_dropped":0,"interrupted":false}"#)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Ranging
+import Testing
+
+/// A textbook IMM (Blom & Bar-Shalom) written with general 2×2 matrices: both models carry
+/// (value, rate); "still" has F = [[1, 0], [0, 0]] and Q = diag(q_S·dt, 0), "moving" the
+/// constant-velocity F and Q. Independent of `IMMFilter`'s hand-expanded algebra, no gate.
+struct ReferenceIMM {
+    typealias Vector = [Double]
+    typealias Matrix = [[Double]]
+    let p: IMMFilter.Parameters
+    var x: [Vector] = []
+    var P: [Matrix] = []
+    var mu: [Double] = []
+    var last = 0.0
+
+    init(_ parameters: IMMFilter.Parameters) { p = parameters }
+
+    static func mul(_ a: Matrix, _ b: Matrix) -> Matrix {
+        (0..<2).map { i in (0..<2).map { j in a[i][0] * b[0][j] + a[i][1] * b[1][j] } }
+    }
+    static func transpose(_ a: Matrix) -> Matrix { [[a[0][0], a[1][0]], [a[0][1], a[1][1]]] }
+
+    mutating func update(_ z: Double, _ t: Double, r: Double) -> Double {
+        guard !x.isEmpty else {
+            x = [[z, 0], [z, 0]]
+            P = [[[r, 0], [0, 0]], [[r, 0], [0, p.initialRateNoise * p.initialRateNoise]]]
+            mu = [p.initialStillProbability, 1 - p.initialStillProbability]
+            last = t
+            return z
+        }
+        let dt = t - last
+        last = t
+        let a = 1 - exp(-p.stillToMoving * dt)
+        let b = 1 - exp(-p.movingToStill * dt)
+        let pi = [[1 - a, a], [b, 1 - b]]  // pi[i][j] = P(j next | i now)
+        let c = (0..<2).map { j in (0..<2).reduce(0.0) { $0 + pi[$1][j] * mu[$1] } }
+        var x0: [Vector] = []
+        var P0: [Matrix] = []
+        for j in 0..<2 {
+            let w = (0..<2).map { i in pi[i][j] * mu[i] / c[j] }
+            let m = [w[0] * x[0][0] + w[1] * x[1][0], w[0] * x[0][1] + w[1] * x[1][1]]
+            var cov: Matrix = [[0, 0], [0, 0]]
+            for i in 0..<2 {
+                let d = [x[i][0] - m[0], x[i][1] - m[1]]
+                for u in 0..<2 { for v in 0..<2 { cov[u][v] += w[i] * (P[i][u][v] + d[u] * d[v]) } }
+            }
+            x0.append(m)
+            P0.append(cov)
+        }
+        let F: [Matrix] = [[[1, 0], [0, 0]], [[1, dt], [0, 1]]]
+        let Q: [Matrix] = [
+            [[p.stillNoise * dt, 0], [0, 0]],
+            [[p.movingNoise * dt * dt * dt / 3, p.movingNoise * dt * dt / 2], [p.movingNoise * dt * dt / 2, p.movingNoise * dt]],
+        ]
+        var likelihood = [0.0, 0.0]
+        for j in 0..<2 {
+            let xp = [F[j][0][0] * x0[j][0] + F[j][0][1] * x0[j][1], F[j][1][0] * x0[j][0] + F[j][1][1] * x0[j][1]]
+            var Pp = Self.mul(Self.mul(F[j], P0[j]), Self.transpose(F[j]))
+            for u in 0..<2 { for v in 0..<2 { Pp[u][v] += Q[j][u][v] } }
+            let y = z - xp[0]
+            let s = Pp[0][0] + r
+            let k = [Pp[0][0] / s, Pp[1][0] / s]
+            x[j] = [xp[0] + k[0] * y, xp[1] + k[1] * y]
+            P[j] = [
+                [(1 - k[0]) * Pp[0][0], (1 - k[0]) * Pp[0][1]],
+                [Pp[1][0] - k[1] * Pp[0][0], Pp[1][1] - k[1] * Pp[0][1]],
+            ]
+            likelihood[j] = exp(-0.5 * y * y / s) / (2 * Double.pi * s).squareRoot()
+        }
+        let total = c[0] * likelihood[0] + c[1] * likelihood[1]
+        // The implementation keeps both probabilities within [1e-6, 1 − 1e-6].
+        let still = min(max(c[0] * likelihood[0] / total, 1e-6), 1 - 1e-6)
+        mu = [still, 1 - still]
+        return mu[0] * x[0][0] + mu[1] * x[1][0]
+    }
+}
+
+@Suite struct IMMFilterTests {
+    static let ungated = IMMFilter.Parameters(
+        measurementNoise: 0.05, stillNoise: 1e-4, movingNoise: 1, gate: .infinity, relockSpread: 0.5, initialRateNoise: 1)
+
+    @Test func matchesATextbookMatrixIMM() {
+        var filter = IMMFilter(Self.ungated)
+        var reference = ReferenceIMM(Self.ungated)
+        var generator = SplitMix64(seed: 11)
+        var t = 0.0
+        var truth = 2.0
+        for i in 0..<400 {
+            // Still, then walking away at 1 m/s, then still again; irregular intervals, ±5 cm noise.
+            let dt = 0.08 + Double(generator.next() % 100) / 1000
+            t += dt
+            if i >= 100 && i < 250 { truth += dt }
+            let z = truth + (Double(generator.next() % 1000) / 1000 - 0.5) * 0.1
+            let out = filter.update(FilterInput(value: z, time: t))
+            let expected = reference.update(z, t, r: 0.05 * 0.05)
+            #expect(abs(out - expected) < 1e-9, "sample \(i): \(out) vs \(expected)")
+        }
+    }
+
+    @Test func stillAtRestMovingInMotion() throws {
+        var filter = IMMFilter(.standard(for: .distance))
+        var kalman = KalmanFilter(.standard(for: .distance))
+        var generator = SplitMix64(seed: 3)
+        func noise() -> Double { (Double(generator.next() % 1000) / 1000 - 0.5) * 0.12 }
+        var restIMM: [Double] = []
+        var restKalman: [Double] = []
+        for i in 0..<100 {
+            let t = Double(i) * 0.1
+            let z = 3 + noise()
+            let out = filter.update(FilterInput(value: z, time: t))
+            let k = kalman.update(FilterInput(value: z, time: t))
+            if i >= 20 {
+                restIMM.append(out)
+                restKalman.append(k)
+            }
+        }
+        #expect(try #require(filter.stillProbability) > 0.9)
+        func std(_ xs: [Double]) -> Double {
+            let m = xs.reduce(0, +) / Double(xs.count)
+            return (xs.map { ($0 - m) * ($0 - m) }.reduce(0, +) / Double(xs.count - 1)).squareRoot()
+        }
+        // At rest it averages far longer than the constant-velocity Kalman filter.
+        #expect(std(restIMM) < std(restKalman) / 2)
+        // Walking away at 1 m/s: "moving" takes over within a second, and the track keeps up.
+        var out = 0.0
+        for i in 100..<140 {
+            let t = Double(i) * 0.1
+            out = filter.update(FilterInput(value: 3 + (t - 10) + noise(), time: t))
+        }
+        #expect(try #require(filter.stillProbability) < 0.1)
+        #expect(abs(out - (3 + 3.9)) < 0.1)
+        #expect(abs(try #require(filter.rate) - 1) < 0.2)
+        #expect(try #require(filter.variance) > 0)
+    }
+
+    @Test func gateRejectsSpikesAndBurstsButRelocksAfterAStep() {
+        expectGateRejectsSpikesAndBurstsButRelocks(IMMFilter(.standard(for: .distance))) { $0.consecutiveRejections }
+    }
+
+    @Test func weighsByFoMAndNLoS() {
+        expectFoMAndNLoSWeighting(minimumCorrection: 0.005) { IMMFilter(.standard(for: .distance)) }
+    }
+
+    @Test func anglesAcrossTheWrapStayNearIt() {
+        var filter = CircularFilter(IMMFilter(.standard(for: .angle)))
+        var out: [Double] = []
+        for i in 0..<20 {
+            out.append(filter.update(FilterInput(value: i % 2 == 0 ? 179 : -179, time: Double(i) * 0.1)))
+        }
+        #expect(out.allSatisfy { abs($0) > 178 })
+        #expect(filter.variance != nil)
+    }
+
+    @Test func absurdGapsAndResets() throws {
+        var filter = IMMFilter(.standard(for: .distance))
+        _ = filter.update(FilterInput(value: 2, time: 0))
+        _ = filter.update(FilterInput(value: 2.1, time: 0.1))
+        #expect(filter.update(FilterInput(value: 3, time: 1e120)).isFinite)
+        #expect(filter.update(FilterInput(value: 3.01, time: 1e120 + 0.1)).isFinite)
+        // A time that does not advance predicts nothing.
+        let same = filter.update(FilterInput(value: 3.0, time: 1e120 + 0.1))
+        #expect(same.isFinite)
+        filter.reset()
+        #expect(filter.rate == nil && filter.variance == nil && filter.stillProbability == nil)
+        #expect(filter.update(FilterInput(value: 7, time: 10)) == 7)
+        #expect(try #require(filter.stillProbability) == 0.9)
+    }
+}
