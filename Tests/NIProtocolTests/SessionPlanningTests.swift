@@ -250,6 +250,32 @@ import UCI
         #expect(fixed.hostParameters.rangingInterval == 100)
     }
 
+    /// AOA_RESULT_REQ is sent only to a kit whose capabilities say it measures angles, and only
+    /// when it differs from FiRa's default (on): a one-antenna DWM3001CDK gets no AOA_RESULT_REQ
+    /// and its samples carry no angles; Android config ID 3 asks an angle-capable kit for none.
+    @Test func angleRequestsFollowTheKitsCapabilities() throws {
+        var random = NITestRandom(seed: 8)
+        let acd = try tv1()
+        let oneAntenna = LocalUWBDevice(
+            deviceInfo: UCIDeviceInfo(uciVersion: .v1_1, macVersion: .v1_1, phyVersion: .v1_1, testVersion: .v1_1),
+            capabilities: UCICapabilities([try UCICapability(.aoa, value: [0], version: .v1_1)], version: .v1_1))
+        #expect(oneAntenna.measuresAngles == false)
+        let plan = try SessionPlanner().plan(for: acd, device: oneAntenna, using: &random)
+        #expect(plan.hostParameters.aoaResultRequest == .disabled && !plan.hostParameters.reportsAzimuth)
+        #expect(try !plan.hostParameters.appConfigs(for: .v1_1).contains { $0.id == .aoaResultRequest })
+        let withAngles = try SessionPlanner().plan(for: acd, device: LocalUWBDevice(uciVersion: .v1_1, measuresAngles: true), using: &random)
+        #expect(withAngles.hostParameters.aoaResultRequest == .enabled && withAngles.hostParameters.reportsAzimuth)
+        #expect(try !withAngles.hostParameters.appConfigs(for: .v1_1).contains { $0.id == .aoaResultRequest }, "the default is not sent")
+        let device = try UWBDeviceConfigData(
+            chipID: 1, chipFirmwareVersion: 2, middlewareVersion: 3, supportedProfileIDs: 0x0E, supportedRoles: .controlee, deviceAddress: 1)
+        let noAoA = try SessionPlanner(options: SessionPlanningOptions(androidConfigIDs: [3]))
+            .plan(for: device, device: LocalUWBDevice(uciVersion: .v2_0), using: &random)
+        #expect(try noAoA.hostParameters.appConfigs(for: .v2_0).first { $0.id == .aoaResultRequest }?.encodedValue() == [0])
+        let unknown = LocalUWBDevice(
+            deviceInfo: UCIDeviceInfo(uciVersion: .v2_0, macVersion: .v1_1, phyVersion: .v1_1, testVersion: .v1_1), capabilities: nil)
+        #expect(unknown.measuresAngles == nil, "no capabilities: angles are asked for as usual")
+    }
+
     @Test func androidConfigIDsOutsideNXPsTableAreRefused() throws {
         let device = try UWBDeviceConfigData(
             chipID: 1, chipFirmwareVersion: 2, middlewareVersion: 3, supportedProfileIDs: 0x1E, supportedRoles: .controlee, deviceAddress: 1)

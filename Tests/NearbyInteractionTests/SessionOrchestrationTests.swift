@@ -253,6 +253,21 @@ import NearbySupport
         await harness.shutdown()
     }
 
+    /// A one-antenna kit (its capabilities report no angles): the session is planned without
+    /// AOA_RESULT_REQ, ranges, and its updates carry no angles.
+    @Test func aKitWithoutAnglesIsNotAskedForThem() async throws {
+        let harness = try await SessionHarness.make(hostUWBS: VirtualUWBSConfiguration(measuresAngles: false))
+        try await harness.addAll()
+        let updates = try await harness.recorder.waitForUpdates(3, of: "sim-1")
+        #expect(abs((updates.last?.distance ?? 0) - 2.0) < 0.01)
+        #expect(updates.allSatisfy { $0.sample.azimuth == nil && $0.sample.elevation == nil })
+        let plan = try #require(harness.recorder.configurations(of: "sim-1").first?.0)
+        #expect(plan.hostParameters.aoaResultRequest == .disabled)
+        let host = try #require(await harness.demo.world.snapshot(harness.demo.hostTransport.deviceID)?.sessions.first)
+        #expect(host.configuration.explicit[.aoaResultRequest] == nil, "AOA_RESULT_REQ was not sent")
+        await harness.shutdown()
+    }
+
     @Test func theAndroidDialectRanges() async throws {
         var configuration = fastSessionConfiguration()
         configuration.dialect = .android

@@ -85,7 +85,7 @@ public struct SessionPlanner: Sendable {
         let host = NIFiRaDerivation.hostParameters(
             shareable: shareable, accessory: uwb, keyByteOrder: options.keyByteOrder,
             initiationTimeMS: options.initiationTimeMS)
-        return SessionPlan(accessory: .apple(configuration), shared: .apple(shareable), hostParameters: host)
+        return SessionPlan(accessory: .apple(configuration), shared: .apple(shareable), hostParameters: device.adapt(host))
     }
 
     /// Plans with the system's random generator.
@@ -165,7 +165,7 @@ public struct SessionPlanner: Sendable {
         let table = AndroidConfigProfile.nxp(configID: profile, slotsPerRound: slots)!
         let host = NIFiRaDerivation.hostParameters(
             phone: phone, accessory: configuration, profile: table, rangingIntervalMS: options.androidRangingIntervalMS)
-        return SessionPlan(accessory: .android(configuration), shared: .android(phone), hostParameters: host)
+        return SessionPlan(accessory: .android(configuration), shared: .android(phone), hostParameters: device.adapt(host))
     }
 
     // MARK: Choices

@@ -1,11 +1,14 @@
 /// Timeouts, retries and recovery settings of a ``UCIClient``. The defaults follow AOSP's
-/// uwb_core (2 s response timeout, 3 retries) and suit the supported dev kits.
+/// uwb_core (2 s response timeout; a command sent at most `MAX_RETRY_COUNT` = 3 times in all)
+/// and suit the supported dev kits.
 public struct UCIClientConfiguration: Sendable, Hashable {
     /// How long the UWBS may take to answer one command (AOSP: 2 s). Not retried on expiry: a
     /// timeout is reported naming the command.
     public var responseTimeout: Duration
     /// How many times a command is sent again when the UWBS answers COMMAND_RETRY (0x0A) or
-    /// sends CORE_GENERIC_ERROR_NTF(COMMAND_RETRY) while it is outstanding (AOSP: 3).
+    /// sends CORE_GENERIC_ERROR_NTF(COMMAND_RETRY) while it is outstanding. Default 2: the
+    /// command goes out at most 3 times in all, as in uwb_core (`uci_manager.rs`: the retryer
+    /// starts at `MAX_RETRY_COUNT` = 3 and the first send uses one).
     public var commandRetries: Int
     /// After SESSION_INIT / SET_APP_CONFIG / START / STOP succeeded, how long to wait for the
     /// SESSION_STATUS_NTF with the new state before asking with SESSION_GET_STATE.
@@ -30,7 +33,7 @@ public struct UCIClientConfiguration: Sendable, Hashable {
 
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
-        responseTimeout: Duration = .seconds(2), commandRetries: Int = 3, stateChangeTimeout: Duration = .seconds(2),
+        responseTimeout: Duration = .seconds(2), commandRetries: Int = 2, stateChangeTimeout: Duration = .seconds(2),
         readyTimeout: Duration = .seconds(1),
         reconnectDelays: [Duration] = [.milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)],
         reconnectTimeout: Duration? = nil, maximumConsecutiveRecoveries: Int = 3, sampleBufferSize: Int = 1024,
