@@ -69,3 +69,18 @@ import UCI
         }
     }
 }
+
+/// Fixed-length notifications with bytes appended (a vendor firmware's extra status bytes): the
+/// notification still decodes; the extra bytes are what a reader logs.
+@Suite struct FixedLengthNotificationTests {
+    @Test func trailingBytesOnFixedLengthNotificationsAreIgnored() throws {
+        #expect(try UCINotification(opcode: .coreDeviceStatus, payload: [0x01, 0xAA]) == .deviceStatus(.ready))
+        #expect(try UCINotification(opcode: .coreGenericError, payload: [0x0A, 0, 0]) == .genericError(.commandRetry))
+        #expect(
+            try UCINotification(opcode: .sessionStatus, payload: bytes("01 00 00 00 02 00 | 7f")) == .sessionStatus(session: 1, state: .active, reason: UCIReasonCode(rawValue: 0)))
+        #expect(UCINotification.fixedPayloadLength(of: .sessionStatus) == 6)
+        #expect(UCINotification.fixedPayloadLength(of: .sessionInfo) == nil)
+        // Too short is still an error naming the field.
+        #expect(throws: UCIError.self) { try UCINotification(opcode: .sessionStatus, payload: bytes("01 00 00 00 02")) }
+    }
+}
