@@ -1,6 +1,7 @@
 import ArgumentParser
 import LowEnergy
 import NearbyConfig
+import Simulation
 import UWBDevice
 
 /// `--config FILE`: the configuration file for any command: add
@@ -27,7 +28,7 @@ struct ConfigOptions: ParsableArguments {
         },
         uwb: { spec in
             do {
-                _ = try UWBDeviceSpec(parsing: spec)
+                _ = try UWBDeviceTarget(parsing: spec)
                 return nil
             } catch {
                 return "\(error)"

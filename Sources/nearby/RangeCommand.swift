@@ -48,7 +48,7 @@ struct RangeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The BLE controller: hci:N, tcp:HOST:PORT or serial:PATH[@BAUD] (default: the config file's, else hci:0).", valueName: "spec"))
     var hci: String?
 
-    @Option(help: ArgumentHelp("The UWB dev kit: \(UWBDeviceSpec.forms) (default: the config file's, else the only one plugged in).", valueName: "spec"))
+    @Option(help: ArgumentHelp("The UWB dev kit: \(UWBDeviceTarget.forms) (default: the config file's, else the only one plugged in).", valueName: "spec"))
     var uwb: String?
 
     @Option(help: ArgumentHelp("Write every raw range sample to this trace file (CSV).", valueName: "file.csv"))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import NearbyBase
 import Simulation
 import Synchronization
 import UCI
@@ -268,9 +269,8 @@ final class SimEventPrinter: Sendable {
             SimConsole.line("\(id): fault: \(fault)")
         case .problem(let id, let problem):
             SimConsole.line("\(id): \(problem)")
-        case .packet(let id, let direction, let bytes):
-            let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
-            SimConsole.line("\(id) \(direction == .toDevice ? ">" : "<") \(hex)")
+        case .packet(let id, let direction, let packet):
+            SimConsole.line("\(id) \(direction == .toDevice ? ">" : "<") \(Hex.bytes(packet.bytes))")
         }
     }
 

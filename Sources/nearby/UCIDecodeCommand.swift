@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NearbyBase
 import UCI
 
 /// `nearby uci decode HEX...`: decodes UCI packets for debugging.
@@ -86,7 +87,7 @@ struct UCIDecodeRun {
     mutating func decode(_ text: String, label: String) {
         let bytes: [UInt8]
         do {
-            bytes = try UCIHexInput.bytes(text)
+            bytes = try Hex.parse(text)
         } catch {
             report("\(label): \(error)")
             return
@@ -113,11 +114,11 @@ struct UCIDecodeRun {
         }
     }
 
-    private mutating func decodePacket(_ bytes: [UInt8], label: String) {
+    private mutating func decodePacket(_ packet: UCIPacket, label: String) {
         let raw: UCIRawMessage
-        let isData = (bytes.first ?? 0) >> 5 == 0
+        let isData = packet.header.messageType.isData
         do {
-            guard let complete = try reassembler.append(packetBytes: bytes) else {
+            guard let complete = try reassembler.append(packet) else {
                 if isData { pendingPackets.data += 1 } else { pendingPackets.control += 1 }
                 return
             }

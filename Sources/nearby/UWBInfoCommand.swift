@@ -20,7 +20,7 @@ struct UWBInfoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The UWB subsystem: \(UWBDeviceSpec.forms).")
+    @Option(name: .long, help: "The UWB subsystem: \(UWBDeviceTarget.forms).")
     var device: String
 
     @Flag(name: .long, help: "Print one JSON object instead of readable text.")
@@ -141,10 +141,10 @@ private func bitIndices(_ mask: [UInt8]) -> [UInt8]? {
 
 /// What `nearby uwb info` and `nearby uwb range` share: device specs, the client, logging.
 enum UWBClientSetup {
-    /// Parses `--device`.
-    static func spec(_ text: String) throws -> UWBDeviceSpec {
+    /// Parses `--device` (`sim` included).
+    static func spec(_ text: String) throws -> UWBDeviceTarget {
         do {
-            return try UWBDeviceSpec(parsing: text)
+            return try UWBDeviceTarget(parsing: text)
         } catch {
             throw ValidationError(error.description)
         }
@@ -152,15 +152,15 @@ enum UWBClientSetup {
 
     /// A client for `spec`, logging to standard error at `--log-level` (default warnings and
     /// worse; everything from debug with `verbose`).
-    static func client(for spec: UWBDeviceSpec, verbose: Bool, logging: LogOptions) throws -> UCIClient {
+    static func client(for spec: UWBDeviceTarget, verbose: Bool, logging: LogOptions) throws -> UCIClient {
         logging.bootstrap(verbose: verbose)
         let logger = Logger(label: "nearby.uwb")
-        return UCIClient(transport: try transport(for: spec, logger: logger), logger: logger)
+        return UCIClient(transport: transport(for: spec, logger: logger), logger: logger)
     }
 
     /// The transport for `spec`: `sim` is an in-process virtual UWBS of the shared simulated
     /// world (the `demo` scenario, a mirrored peer for every destination address).
-    static func transport(for spec: UWBDeviceSpec, logger: Logger) throws -> any UCITransport {
-        try spec.makeTransport(world: .shared, logger: logger)
+    static func transport(for spec: UWBDeviceTarget, logger: Logger) -> any UCITransport {
+        spec.makeTransport(world: .shared, logger: logger)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Ranging
 import Synchronization
 import UCI
+import Simulation
 import UWBDevice
 
 /// `nearby uwb range`: FiRa two-way ranging with explicit parameters (no BLE), printing every
@@ -43,7 +44,7 @@ struct UWBRangeCommand: AsyncParsableCommand {
         }
     }
 
-    @Option(name: .long, help: "The UWB subsystem: \(UWBDeviceSpec.forms).")
+    @Option(name: .long, help: "The UWB subsystem: \(UWBDeviceTarget.forms).")
     var device: String
 
     @Option(name: .customLong("session-id"), help: "The session ID, decimal or 0x hex; both peers use the same.")
@@ -138,6 +139,8 @@ struct UWBRangeCommand: AsyncParsableCommand {
                 + "channel \(channel), preamble \(preamble), every \(intervalMS) ms"
                 + (count.map { ", \($0) samples" } ?? "; Ctrl-C stops"))
 
+        // Armed before the first sample is printed: a signal sent on seeing output is never lost.
+        let signals = SignalStream([SIGINT, SIGTERM])
         let stop = RangeStop()
         let limit = count
         let samples = Task { () -> Int in
@@ -149,7 +152,6 @@ struct UWBRangeCommand: AsyncParsableCommand {
             }
             return printed
         }
-        let signals = SignalStream([SIGINT, SIGTERM])
         let watchers = [
             Task {
                 for await number in signals.stream {
@@ -322,6 +324,8 @@ struct RangeOutput: Sendable {
 }
 
 /// SIGINT / SIGTERM as an async stream: the default action (exit) is replaced while it lives.
+/// `init` returns once the handlers are registered (libdispatch registers a signal source
+/// asynchronously; a signal arriving in between, with the action already SIG_IGN, would be lost).
 final class SignalStream: @unchecked Sendable {
     // @unchecked: the dispatch sources are only touched at init and in cancel(), which is
     // called once by the owner; DispatchSource itself is thread-safe.
@@ -331,13 +335,17 @@ final class SignalStream: @unchecked Sendable {
     init(_ numbers: [Int32]) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         self.stream = stream
+        let registered = DispatchSemaphore(value: 0)
         sources = numbers.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(number) }
+            source.setRegistrationHandler { registered.signal() }
             source.resume()
             return source
         }
+        // Bounded: a registration that does not happen within 2 s is not waited for further.
+        for _ in numbers { _ = registered.wait(timeout: .now() + 2) }
     }
 
     /// Stops watching and restores the default actions.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import NearbyBase
 import NearbySupport
+import Simulation
 import Synchronization
 import UCI
 import UWBDevice
@@ -18,7 +20,7 @@ struct UWBRawCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The UWB subsystem: \(UWBDeviceSpec.forms).")
+    @Option(name: .long, help: "The UWB subsystem: \(UWBDeviceTarget.forms).")
     var device: String
 
     @Option(name: .long, help: "Seconds to wait for each response.")
@@ -37,42 +39,42 @@ struct UWBRawCommand: AsyncParsableCommand {
         guard listen >= 0, listen <= 3600 else { throw ValidationError("--listen must be between 0 and 3600 seconds, got \(listen)") }
     }
 
-    private func parsedSpec() throws -> UWBDeviceSpec {
+    private func parsedSpec() throws -> UWBDeviceTarget {
         do {
-            return try UWBDeviceSpec(parsing: device)
+            return try UWBDeviceTarget(parsing: device)
         } catch {
             throw ValidationError(error.description)
         }
     }
 
-    private func parsedPackets() throws -> [[UInt8]] {
+    /// Each argument as a typed packet (the header decoded once, here).
+    private func parsedPackets() throws -> [UCIPacket] {
         guard !packets.isEmpty else { throw ValidationError("give at least one UCI packet in hex, e.g. 20020000") }
         return try packets.enumerated().map { index, text in
-            guard let bytes = RawHex.parse(text) else {
+            guard let bytes = try? Hex.parse(text), !bytes.isEmpty else {
                 throw ValidationError("packet \(index + 1) \"\(text)\" is not hex bytes (e.g. 20020000 or \"20 02 00 00\")")
             }
-            guard bytes.count >= 4 else {
+            guard let header = try? UCIPacketHeader(decoding: bytes) else {
                 throw ValidationError("packet \(index + 1) has \(bytes.count) byte(s); a UCI packet has a 4-byte header")
             }
-            let expected = 4 + RawPacketLine.payloadLength(bytes)
-            guard bytes.count == expected else {
-                throw ValidationError("packet \(index + 1) (\(RawHex.format(bytes))): its header announces \(expected - 4) payload byte(s), so the packet must be \(expected) bytes, not \(bytes.count)")
+            guard let packet = try? UCIPacket(bytes: bytes) else {
+                let expected = UCIPacketHeader.size + header.payloadLength
+                throw ValidationError("packet \(index + 1) (\(Hex.bytes(bytes))): its header announces \(header.payloadLength) payload byte(s), so the packet must be \(expected) bytes, not \(bytes.count)")
             }
-            return bytes
+            return packet
         }
     }
 
     func run() async throws {
-        let spec = try parsedSpec()
         let packets = try parsedPackets()
-        if spec == .simulator {
+        guard case .device(let spec) = try parsedSpec() else {
             UWBConsole.error("error: `nearby uwb raw` talks to a UCI transport; run the simulator as a server (`nearby sim uwbs --listen 127.0.0.1:7000`) and use --device tcp:127.0.0.1:7000")
             throw ExitCode(1)
         }
         let transport: any UCITransport
-        let stream: AsyncThrowingStream<[UInt8], any Error>
+        let stream: UCIPacketStream
         do {
-            transport = try spec.makeTransport()
+            transport = spec.makeTransport()
             stream = try await transport.open()
         } catch {
             UWBConsole.error("error: \(error)")
@@ -83,7 +85,7 @@ struct UWBRawCommand: AsyncParsableCommand {
             do {
                 for try await packet in stream {
                     print("< " + RawPacketLine.describe(packet))
-                    if packet[0] >> 5 == 2 { _ = waiting.withLock { $0 }?.fulfill(()) }
+                    if packet.header.messageType == .response { _ = waiting.withLock { $0 }?.fulfill(()) }
                 }
             } catch {
                 UWBConsole.error("error: \(error)")
@@ -94,14 +96,14 @@ struct UWBRawCommand: AsyncParsableCommand {
         var failed = false
         for (index, packet) in packets.enumerated() {
             let reply = Promise<Void>()
-            let expectsResponse = packet[0] >> 5 == 1
+            let expectsResponse = packet.header.messageType == .command
             waiting.withLock { $0 = expectsResponse ? reply : nil }
             print("> " + RawPacketLine.describe(packet))
             do {
-                try await transport.send(packet)
+                try await transport.send(packet.bytes)
                 if expectsResponse {
                     try await reply.value(timeout: .milliseconds(Int(timeout * 1000)),
-                                          operation: "the response to packet \(index + 1) (\(RawHex.format(Array(packet.prefix(4)))))")
+                                          operation: "the response to packet \(index + 1) (\(Hex.bytes(packet.bytes.prefix(UCIPacketHeader.size))))")
                 }
             } catch let error as TimeoutError {
                 UWBConsole.error("error: \(spec): \(error)")
@@ -134,53 +136,19 @@ enum UWBConsole {
     }
 }
 
-/// One UCI packet as a line: hex bytes and what the header says.
+/// One UCI packet as a line: hex bytes and what its (typed) header says.
 enum RawPacketLine {
-    /// The payload length the header of `bytes` (at least 4) announces.
-    static func payloadLength(_ bytes: [UInt8]) -> Int {
-        UCIPacketFramer.payloadLength(bytes[0], bytes[1], bytes[2], bytes[3])
-    }
-
-    /// `> 20 02 00 00    CMD gid 0x0 oid 0x2, 0 payload byte(s)` without the direction mark.
-    static func describe(_ packet: [UInt8]) -> String {
-        let hex = RawHex.format(packet)
-        guard packet.count >= 4 else { return hex }
-        let messageType = packet[0] >> 5
-        let gid = packet[0] & 0x0F
-        let oid = packet[1] & 0x3F
-        let kinds = ["DATA", "CMD", "RSP", "NTF"]
-        let kind = Int(messageType) < kinds.count ? kinds[Int(messageType)] : "MT\(messageType)"
-        var summary = messageType == 0
-            ? "DATA dpf 0x\(String(gid, radix: 16))"
-            : "\(kind) gid 0x\(String(gid, radix: 16)) oid 0x\(String(oid, radix: 16, uppercase: false))"
-        if packet[0] & 0x10 != 0 { summary += " (segment)" }
-        summary += ", \(packet.count - 4) payload byte(s)"
-        if messageType == 2, packet.count > 4 { summary += ", status 0x\(String(packet[4], radix: 16))" }
-        return "\(hex.uwbPadded(to: 36))  \(summary)"
-    }
-}
-
-/// Hex text <-> bytes for the command line.
-enum RawHex {
-    /// Parses "20020000", "20 02 00 00", "20:02:00:00" or "0x20020000"; `nil` if not hex.
-    static func parse(_ text: String) -> [UInt8]? {
-        var digits = text.filter { $0 != " " && $0 != ":" && $0 != "_" }
-        if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits.removeFirst(2) }
-        guard !digits.isEmpty, digits.count % 2 == 0, digits.allSatisfy(\.isHexDigit) else { return nil }
-        var bytes: [UInt8] = []
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
-    }
-
-    /// "20 02 00 00".
-    static func format(_ bytes: [UInt8]) -> String {
-        bytes.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
+    /// `20 02 00 00    CMD gid 0x0 oid 0x2, 0 payload byte(s)` (without the direction mark).
+    static func describe(_ packet: UCIPacket) -> String {
+        let header = packet.header
+        let gid = String(header.groupOrFormat, radix: 16)
+        var summary = header.messageType.isData
+            ? "DATA dpf 0x\(gid)"
+            : "\(header.messageType.shortName) gid 0x\(gid) oid 0x\(String(header.opcodeID, radix: 16))"
+        if header.moreSegmentsFollow { summary += " (segment)" }
+        summary += ", \(header.payloadLength) payload byte(s)"
+        if header.messageType == .response, let status = packet.payload.first { summary += ", status 0x\(String(status, radix: 16))" }
+        return "\(Hex.bytes(packet.bytes).uwbPadded(to: 36))  \(summary)"
     }
 }
 

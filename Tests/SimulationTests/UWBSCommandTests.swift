@@ -158,9 +158,9 @@ import UCI
         try await host.send(.setAppConfig(session: token, configs: [.rangingDuration(milliseconds: 100)]))
         try await host.expect("41 03 00 02 00 00")
         try await world.advance(by: 1)
-        let notifications = try await host.unread().filter { $0[0] == 0x62 }
+        let notifications = try await host.unread().filter { $0.header.isUnsegmentedSessionInfo }
         #expect(notifications.count == 10)
-        #expect(notifications.allSatisfy { $0[13] == 100 })
+        #expect(notifications.allSatisfy { $0.bytes[13] == 100 })
         await host.close()
     }
 
@@ -246,15 +246,15 @@ import UCI
     @Test func packetsInPacketsAndChangesOut() throws {
         var uwbs = VirtualUWBS(configuration: VirtualUWBSConfiguration(uciVersion: .v1_1))
         #expect(uwbs.awaitingReset)
-        #expect(uwbs.powerOn().packets == [bytes("60 01 00 01 01")])
+        #expect(uwbs.powerOn().packets.map(\.bytes) == [bytes("60 01 00 01 01")])
         var reaction = uwbs.receive(bytes("21 05 00 00"), at: 0)
-        #expect(reaction.packets == [bytes("60 01 00 01 ff")])
+        #expect(reaction.packets.map(\.bytes) == [bytes("60 01 00 01 ff")])
         #expect(reaction.deviceStates == [.error])
         reaction = uwbs.receive(bytes("20 00 00 01 00"), at: 0)
-        #expect(reaction.packets == [bytes("40 00 00 01 00"), bytes("60 01 00 01 01")])
+        #expect(reaction.packets.map(\.bytes) == [bytes("40 00 00 01 00"), bytes("60 01 00 01 01")])
         #expect(!uwbs.awaitingReset && uwbs.deviceState == .ready)
         reaction = uwbs.receive(bytes("21 00 00 05 07 00 00 00 00"), at: 0)
-        #expect(reaction.packets == [bytes("41 00 00 01 00"), bytes("61 02 00 06 07 00 00 00 00 00")])
+        #expect(reaction.packets.map(\.bytes) == [bytes("41 00 00 01 00"), bytes("61 02 00 06 07 00 00 00 00 00")])
         #expect(reaction.sessionChanges == [VirtualSessionChange(sessionID: 7, token: 7, state: .initialized, reason: .stateChangeWithSessionManagementCommands)])
         let configure = try UCICommand.setAppConfig(session: 7, configs: Configs.session(controller: false, mac: 2, peer: 1)).packets()[0].bytes
         reaction = uwbs.receive(configure, at: 0)
@@ -265,7 +265,7 @@ import UCI
         #expect(uwbs.sessionSnapshots.map(\.state) == [.active])
         #expect(uwbs.sessionSnapshots.first?.configuration.deviceMACAddress == .short(2))
         reaction = try uwbs.stopSession(id: 7, reason: .maxRangingRoundRetryCountReached)
-        #expect(reaction.packets == [bytes("61 02 00 06 07 00 00 00 03 01"), bytes("60 01 00 01 01")])
+        #expect(reaction.packets.map(\.bytes) == [bytes("61 02 00 06 07 00 00 00 03 01"), bytes("60 01 00 01 01")])
         #expect(reaction.sessionChanges.map(\.description) == ["session 7 IDLE (MAX_RANGING_ROUND_RETRY_COUNT_REACHED (0x01))"])
     }
 }

@@ -144,9 +144,9 @@ import UWBDevice
         try await world.inject(.stopSession(id: 42, reason: .stateChangeWithSessionManagementCommands), into: peer)
         try await world.advance(by: 1)
         let packets = try await host.unread()
-        let statuses = try packets.filter { $0[0] == 0x62 }.map { try UCISessionInfoView(packet: $0).measurements.first?.status }
+        let statuses = try packets.filter { $0.header.isUnsegmentedSessionInfo }.map { try UCISessionInfoView(packet: $0).measurements.first?.status }
         #expect(statuses == [.ok, .ok, .rangingRXTimeout, .rangingRXTimeout, .rangingRXTimeout])
-        #expect(hex(Array(packets.suffix(2).joined())) == hex(bytes("61 02 00 06 01 00 01 00 03 01 60 01 00 01 01")))
+        #expect(hex(Array(packets.suffix(2).map(\.bytes).joined())) == hex(bytes("61 02 00 06 01 00 01 00 03 01 60 01 00 01 01")))
         await host.close()
     }
 

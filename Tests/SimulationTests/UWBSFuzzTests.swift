@@ -47,12 +47,14 @@ import UCI
             var reassembler = UCIReassembler()
             var responses: [UCIRawMessage] = []
             for out in reaction.packets {
-                let decoded = try UCIPacket(bytes: out)
+                // Its wire bytes are exactly one packet, and they say what the typed packet says.
+                let decoded = try UCIPacket(bytes: out.bytes)
+                #expect(decoded == out)
                 #expect(decoded.payload.count <= 64)
                 if let message = try reassembler.append(decoded), message.messageType == .response { responses.append(message) }
             }
             #expect(!reassembler.isReassembling)
-            #expect(responses.count == 1, "\(hex(packet)) -> \(reaction.packets.map(hex))")
+            #expect(responses.count == 1, "\(hex(packet)) -> \(reaction.packets.map { hex($0.bytes) })")
             #expect(responses.first?.opcode == UCIOpcode(gid: UCIGroupID(rawValue: packet[0] & 0x0F), oid: packet[1] & 0x3F))
             if uwbs.deviceState == .error { _ = uwbs.receive(bytes("20 00 00 01 00"), at: 0) }
         }
@@ -75,7 +77,7 @@ import UCI
                 packet[3] = UInt8(length)
             }
             let reaction = uwbs.receive(packet, at: Double(iteration))
-            for out in reaction.packets { _ = try UCIPacket(bytes: out) }
+            for out in reaction.packets { #expect(try UCIPacket(bytes: out.bytes) == out) }
         }
     }
 }

@@ -7,8 +7,8 @@ import UCI
 /// notifications, Q9.7 angles, dropouts, RX timeouts and MAX_RR_RETRY.
 @Suite struct UWBSRangingTests {
     /// The SESSION_INFO_NTF views among `packets`.
-    private func infos(_ packets: [[UInt8]]) throws -> [UCISessionInfoView] {
-        try packets.filter { Array($0.prefix(2)) == [0x62, 0x00] }.map { try UCISessionInfoView(packet: $0) }
+    private func infos(_ packets: [UCIPacket]) throws -> [UCISessionInfoView] {
+        try packets.filter(\.header.isUnsegmentedSessionInfo).map { try UCISessionInfoView(packet: $0) }
     }
 
     @Test func twoUCIDevicesRangeAndShareEachRound() async throws {
@@ -119,7 +119,7 @@ import UCI
             #expect(abs(measurement.azimuth.degrees - truth.azimuth) <= 1.0 / 256 + 1e-12)
             #expect(measurement.distance == UInt16((truth.distance * 100).rounded()))
             var sample: RangeSample?
-            try UCISessionInfoView(packet: try view.packetBytes()).forEachSample(timestamp: 0) { sample = $0.sample }
+            try UCISessionInfoView(packet: UCIPacket(bytes: try view.packetBytes())).forEachSample(timestamp: 0) { sample = $0.sample }
             #expect(sample?.azimuth == measurement.azimuth.degrees)
             if abs(truth.azimuth) > 90 { rear += 1 }
             if truth.azimuth < -10 { left += 1 }
@@ -166,7 +166,7 @@ import UCI
         #expect(views.map(\.sequenceNumber) == [0, 1, 2])
         #expect(views.allSatisfy { $0.measurements.first?.status == .rangingRXTimeout })
         // After the third failed round: SESSION_STATUS_NTF(IDLE, MAX_RR_RETRY_REACHED), READY.
-        #expect(hex(Array(packets.suffix(2)).flatMap { $0 }) == hex(bytes("61 02 00 06 01 00 01 00 03 01 60 01 00 01 01")))
+        #expect(hex(Array(packets.suffix(2)).flatMap(\.bytes)) == hex(bytes("61 02 00 06 01 00 01 00 03 01 60 01 00 01 01")))
         #expect(token == 0x0001_0001)
         await host.close()
     }

@@ -41,7 +41,7 @@ import UCI
         let rounds = try await hostRounds(events, device: host.deviceID, count: 5)
         for (index, round) in rounds.enumerated() {
             let packet = try await host.next()
-            #expect(Array(packet[0..<4]) == [0x62, 0x00, 0x00, 0x38])
+            #expect(Array(packet.bytes[0..<4]) == [0x62, 0x00, 0x00, 0x38])
             let view = try UCISessionInfoView(packet: packet)
             #expect(view.sequenceNumber == UInt32(index))
             #expect(view.session == 1)

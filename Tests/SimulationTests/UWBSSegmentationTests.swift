@@ -59,11 +59,11 @@ import UCI
         try await world.advance(by: 0.2)
         // 56 bytes in 16-byte segments: 4 packets, PBF on the first three.
         let packets = try await host.unread()
-        #expect(packets.map { $0[0] } == [0x72, 0x72, 0x72, 0x62])
-        #expect(packets.map { Int($0[3]) } == [16, 16, 16, 8])
+        #expect(packets.map { $0.bytes[0] } == [0x72, 0x72, 0x72, 0x62])
+        #expect(packets.map { Int($0.bytes[3]) } == [16, 16, 16, 8])
         var reassembler = UCIReassembler()
         var message: UCIRawMessage?
-        for packet in packets { message = try reassembler.append(packetBytes: packet) }
+        for packet in packets { message = try reassembler.append(packet) }
         let info = try UCISessionInfoView(payload: try #require(message).payload)
         #expect(info.measurements.first?.distance == 200)
         await host.close()
@@ -82,10 +82,10 @@ import UCI
         try await world.advance(by: 0.2)
         let packets = try await host.unread()
         // 25 + 8 × 31 = 273 bytes: 255 with PBF, then 18.
-        #expect(packets.map { Array($0.prefix(4)) } == [[0x72, 0x00, 0x00, 0xFF], [0x62, 0x00, 0x00, 0x12]])
+        #expect(packets.map { Array($0.bytes.prefix(4)) } == [[0x72, 0x00, 0x00, 0xFF], [0x62, 0x00, 0x00, 0x12]])
         var reassembler = UCIReassembler()
-        _ = try reassembler.append(packetBytes: packets[0])
-        let message = try #require(try reassembler.append(packetBytes: packets[1]))
+        _ = try reassembler.append(packets[0])
+        let message = try #require(try reassembler.append(packets[1]))
         let view = try UCISessionInfoView(payload: message.payload)
         #expect(view.measurements.map(\.macAddress) == addresses)
         #expect(view.measurements.allSatisfy { $0.status == .rangingRXTimeout })

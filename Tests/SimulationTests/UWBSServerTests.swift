@@ -28,7 +28,7 @@ import UCI
     }
 
     private func nextInfo(_ socket: RawUCISocket) async throws -> UCISessionInfoView {
-        try UCISessionInfoView(packet: try await socket.next())
+        try UCISessionInfoView(packet: UCIPacket(bytes: try await socket.next()))
     }
 
     @Test func twoConnectionsAreTwoDevicesThatRangeWithEachOther() async throws {

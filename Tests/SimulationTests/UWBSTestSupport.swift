@@ -22,10 +22,11 @@ func hex(_ bytes: [UInt8]) -> String {
     bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " ")
 }
 
-/// The host side of one in-process virtual UWBS: sends packets, reads what comes back in order.
+/// The host side of one in-process virtual UWBS: sends packets, reads what comes back (typed
+/// packets, as every transport delivers them) in order.
 actor UWBSHost {
     nonisolated let transport: VirtualUWBSTransport
-    private var received: [[UInt8]] = []
+    private var received: [UCIPacket] = []
     private var read = 0
     private var end: (any Error)?
     private var ended = false
@@ -60,7 +61,7 @@ actor UWBSHost {
         }
     }
 
-    private func append(_ packet: [UInt8]) { received.append(packet) }
+    private func append(_ packet: UCIPacket) { received.append(packet) }
 
     private func finish(_ error: (any Error)?) {
         ended = true
@@ -76,7 +77,7 @@ actor UWBSHost {
     }
 
     /// The next packet not read yet.
-    func next(timeout: Duration = .seconds(20)) async throws -> [UInt8] {
+    func next(timeout: Duration = .seconds(20)) async throws -> UCIPacket {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while read >= received.count {
@@ -92,7 +93,7 @@ actor UWBSHost {
     func expect(_ expected: String..., sourceLocation: SourceLocation = #_sourceLocation) async throws {
         for text in expected {
             let packet = try await next()
-            #expect(hex(packet) == hex(bytes(text)), sourceLocation: sourceLocation)
+            #expect(hex(packet.bytes) == hex(bytes(text)), sourceLocation: sourceLocation)
         }
     }
 
@@ -106,14 +107,14 @@ actor UWBSHost {
         var reassembler = UCIReassembler()
         var messages: [UCIRawMessage] = []
         while true {
-            guard let message = try reassembler.append(packetBytes: try await next(timeout: timeout)) else { continue }
+            guard let message = try reassembler.append(try await next(timeout: timeout)) else { continue }
             messages.append(message)
             if match(message) { return messages }
         }
     }
 
     /// Packets received but not read yet (waits `settle` first for stragglers).
-    func unread(settle: Duration = .milliseconds(50)) async throws -> [[UInt8]] {
+    func unread(settle: Duration = .milliseconds(50)) async throws -> [UCIPacket] {
         try await Task.sleep(for: settle)
         defer { read = received.count }
         return Array(received[read...])

@@ -115,17 +115,53 @@ import UWBDevice
     @Test func theDeviceSpecFactoryMapsSimToAVirtualUWBS() async throws {
         let world = try VirtualUWBSWorld(clock: .manual)
         defer { Task { await world.shutdown() } }
-        let sim = try UWBDeviceSpec(parsing: "sim").makeTransport(world: world)
+        let sim = try UWBDeviceTarget(parsing: "sim").makeTransport(world: world)
         #expect(sim is VirtualUWBSTransport)
         #expect(sim.name == "sim")
         let stream = try await sim.open()
         var iterator = stream.makeAsyncIterator()
-        #expect(try await iterator.next() == [0x60, 0x01, 0x00, 0x01, 0x01])
+        #expect(try await iterator.next()?.bytes == [0x60, 0x01, 0x00, 0x01, 0x01])
         await sim.close()
-        let tcp = try UWBDeviceSpec(parsing: "tcp:127.0.0.1:7000").makeTransport(world: world)
+        let tcp = try UWBDeviceTarget(parsing: "tcp:127.0.0.1:7000").makeTransport(world: world)
         #expect(tcp is TCPTransport)
+        #expect(tcp.name == "tcp:127.0.0.1:7000")
         #expect(VirtualUWBSWorld.shared.automaticPeers)
         #expect(VirtualUWBSWorld.shared.scenario == .demo)
+    }
+
+    @Test(arguments: [
+        (" sim ", UWBDeviceTarget.simulator, "sim"),
+        ("sim", .simulator, "sim"),
+        ("usb:1915:520F@1.4", .device(.usb(vendorID: 0x1915, productID: 0x520F, bus: 1, address: 4)), "usb:1915:520f@1.4"),
+        ("serial:/dev/ttyACM0", .device(.serial(path: "/dev/ttyACM0", baud: nil)), "serial:/dev/ttyACM0"),
+        ("tcp:[::1]:7000", .device(.tcp(host: "::1", port: 7000)), "tcp:[::1]:7000"),
+    ])
+    func deviceTargetsParseSimAndEveryDeviceSpec(text: String, expected: UWBDeviceTarget, canonical: String) throws {
+        let target = try UWBDeviceTarget(parsing: text)
+        #expect(target == expected)
+        #expect(target.description == canonical)
+        #expect(try UWBDeviceTarget(parsing: target.description) == target)
+    }
+
+    /// `--device` / `--uwb` errors are the ones the CLI printed when `sim` was a UWBDevice form.
+    @Test(arguments: [
+        ("", "invalid device \"\": it is empty"),
+        ("simulator", "invalid device \"simulator\": it has no scheme (usb:, serial:, tcp: or sim)"),
+        ("s im", "invalid device \"s im\": it has no scheme (usb:, serial:, tcp: or sim)"),
+        ("usb:xyz:520f", "vendor ID \"xyz\" is not a hexadecimal number"),
+        ("bluetooth:00:11", "unknown scheme \"bluetooth\""),
+    ])
+    func deviceTargetErrorsNameEveryFormSimIncluded(text: String, fragment: String) {
+        #expect(UWBDeviceTarget.forms == "usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim")
+        #expect {
+            _ = try UWBDeviceTarget(parsing: text)
+        } throws: { error in
+            guard let error = error as? UWBDeviceError else { return false }
+            return error.code == .invalidSpec && error.description.contains(fragment)
+                && error.description.contains(
+                    "Valid forms: usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim; e.g. usb:1915:520f, "
+                        + "serial:/dev/ttyACM0@115200, tcp:127.0.0.1:7000. `nearby uwb list` shows what is attached.")
+        }
     }
 
     @Test func worldsAndConfigurationsRejectBadValues() async throws {

@@ -107,12 +107,43 @@ struct PacketTests {
         framer.append(stream.prefix(3))
         #expect(framer.nextPacket() == nil)
         framer.append(stream.dropFirst(3))
-        #expect(framer.nextPacket() == bytes("60 01 00 01 01"))
-        #expect(framer.nextPacket() == bytes("02 00 03 00 aa bb cc"))
+        let status = try #require(next(&framer))
+        #expect(status.bytes == bytes("60 01 00 01 01"))
+        #expect(status.header.messageType == .notification && status.header.opcode == .coreDeviceStatus)
+        #expect(Array(status.payload) == [0x01])
+        let data = try #require(next(&framer))
+        #expect(data.bytes == bytes("02 00 03 00 aa bb cc"))
+        #expect(data.header.messageType == .data && data.header.payloadLength == 3)
+        #expect(data == (try UCIPacket(bytes: bytes("02 00 03 00 aa bb cc"))))
         #expect(framer.nextPacket() == nil)
         #expect(framer.bufferedByteCount == 4)
         framer.append([0x00])
-        #expect(framer.nextPacket() == bytes("41 00 00 01 00"))
+        #expect(framer.nextPacket()?.bytes == bytes("41 00 00 01 00"))
+    }
+
+    /// The framer's next packet (a function: `#require` cannot call a mutating method).
+    private func next(_ framer: inout UCIPacketFramer) -> UCIPacket? { framer.nextPacket() }
+
+    @Test("packets the framer returned stay intact while it goes on framing (copy-on-write)")
+    func framerPacketsOutliveItsBuffer() throws {
+        var framer = UCIPacketFramer()
+        framer.append(bytes("60 01 00 01 01"))
+        let first = try #require(next(&framer))
+        // The framer reuses (or, while `first` is held, copies) its buffer: `first` must not change.
+        framer.append(bytes("61 02 00 06 07 00 00 00 03 00") + bytes("40 00"))
+        let second = try #require(next(&framer))
+        framer.append(bytes("00 01 00"))
+        let third = try #require(next(&framer))
+        for _ in 0..<100 { framer.append(bytes("60 01 00 01 ff")); _ = framer.nextPacket() }
+        #expect(first.bytes == bytes("60 01 00 01 01"))
+        #expect(second.bytes == bytes("61 02 00 06 07 00 00 00 03 00"))
+        #expect(third.bytes == bytes("40 00 00 01 00"))
+        #expect(Array(second.payload) == bytes("07 00 00 00 03 00"))
+        // An NXP extended-length control packet: 16-bit length in octets 2-3.
+        framer.append(bytes("62 80 02 00 aa bb"))
+        let extended = try #require(next(&framer))
+        #expect(extended.header.usesExtendedLength && extended.header.payloadLength == 2)
+        #expect(Array(extended.payload) == [0xAA, 0xBB])
     }
 
     @Test("opcode names follow the message type")

@@ -125,9 +125,13 @@ struct SessionInfoTests {
 
     @Test("a packet that is not a whole SESSION_INFO_NTF is refused by the view")
     func viewOfOtherPacket() throws {
-        #expect(throws: UCIError.self) { try UCISessionInfoView(packet: bytes("61 02 00 06 01 00 00 00 03 00")) }
-        #expect(throws: UCIError.self) { try UCISessionInfoView(packet: bytes("72 00 00 01 00")) }
-        #expect(throws: UCIError.self) { try UCISessionInfoView(packet: WireVectorTests.sessionInfoPacket.dropLast(1).map { $0 }) }
+        #expect(throws: UCIError.self) { try UCISessionInfoView(packet: UCIPacket(bytes: bytes("61 02 00 06 01 00 00 00 03 00"))) }
+        #expect(throws: UCIError.self) { try UCISessionInfoView(packet: UCIPacket(bytes: bytes("72 00 00 01 00"))) }
+        // A segment of a SESSION_INFO_NTF (PBF set) needs reassembling first.
+        let segment = WireVectorTests.sessionInfoPacket
+        #expect(throws: UCIError.self) { try UCISessionInfoView(packet: UCIPacket(bytes: [segment[0] | 0x10] + segment.dropFirst())) }
+        // A truncated packet never becomes a packet.
+        #expect(throws: UCIError.self) { try UCISessionInfoView(packet: UCIPacket(bytes: segment.dropLast(1).map { $0 })) }
     }
 
     @Test("UL-TDoA keeps N and its bytes raw; OWR-AoA is typed")

@@ -95,7 +95,7 @@ struct WireVectorTests {
 
     @Test("the reference SESSION_INFO_NTF through the allocation-free view gives the same RangeSample")
     func sessionInfoView() throws {
-        let view = try UCISessionInfoView(packet: Self.sessionInfoPacket)
+        let view = try UCISessionInfoView(packet: UCIPacket(bytes: Self.sessionInfoPacket))
         #expect(view.sequenceNumber == 7)
         #expect(view.session == 0x0102_0304)
         #expect(view.currentRangingInterval == 200)

@@ -1,11 +1,13 @@
 import NearbyTestSupport
 import Synchronization
+import UCI
 import UWBDevice
 
 /// An in-memory ``UCITransport`` for client tests: records every packet the client sends,
 /// answers from a script (each reply is one whole packet, delivered before `send` returns), lets
 /// a test inject packets, and can be "unplugged" (the stream finishes with `disconnected`, opens
-/// fail until it is plugged in again).
+/// fail until it is plugged in again). Replies and injected bytes go through a
+/// ``UCIPacketFramer``, as a byte-stream transport's do, so the client receives typed packets.
 final class MemoryTransport: UCITransport {
     typealias Script = @Sendable (_ packet: [UInt8]) -> [[UInt8]]
 
@@ -13,7 +15,8 @@ final class MemoryTransport: UCITransport {
     private let script: Script
     private let greeting: [[UInt8]]
     private struct State {
-        var continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation?
+        var continuation: UCIPacketStream.Continuation?
+        var framer = UCIPacketFramer()
         var sent: [[UInt8]] = []
         var opens = 0
         var present = true
@@ -31,8 +34,8 @@ final class MemoryTransport: UCITransport {
     /// How many times the client opened the transport.
     var opens: Int { state.withLock { $0.opens } }
 
-    func open() async throws -> AsyncThrowingStream<[UInt8], any Error> {
-        let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+    func open() async throws -> UCIPacketStream {
+        let (stream, continuation) = UCIPacketStream.makeStream()
         try state.withLock { state in
             guard state.present else {
                 throw UWBDeviceError(.notFound, device: name, reason: "the memory UWBS is unplugged")
@@ -41,21 +44,31 @@ final class MemoryTransport: UCITransport {
                 throw UWBDeviceError(.alreadyOpen, device: name, reason: "already open")
             }
             state.continuation = continuation
+            state.framer.reset()
             state.opens += 1
         }
-        for packet in greeting { continuation.yield(packet) }
+        receive(greeting)
         return stream
     }
 
+    /// Frames `chunks` and yields the packets, in order.
+    private func receive(_ chunks: [[UInt8]]) {
+        state.withLock { state in
+            for chunk in chunks {
+                state.framer.append(chunk)
+                while let packet = state.framer.nextPacket() { state.continuation?.yield(packet) }
+            }
+        }
+    }
+
     func send(_ packet: [UInt8]) async throws {
-        let continuation = try state.withLock { state in
-            guard let continuation = state.continuation else {
+        try state.withLock { state in
+            guard state.continuation != nil else {
                 throw UWBDeviceError(.notOpen, device: name, reason: "not open")
             }
             state.sent.append(packet)
-            return continuation
         }
-        for reply in script(packet) { continuation.yield(reply) }
+        receive(script(packet))
     }
 
     func close() async {
@@ -79,8 +92,7 @@ final class MemoryTransport: UCITransport {
 
     /// Delivers packets as if the UWBS sent them.
     func inject(_ packets: [[UInt8]]) {
-        let continuation = state.withLock { $0.continuation }
-        for packet in packets { continuation?.yield(packet) }
+        receive(packets)
     }
 
     /// The dev kit goes away: the stream ends with `disconnected`, opens fail until ``plug()``.

@@ -213,7 +213,11 @@ import NearbySupport
                 if case .deviceAttached(let id, "host", false) = event { id } else { nil }
             }.first
             return events.elements.filter {
-                if case .packet(host, .toHost, let bytes) = $0 { bytes.count > 1 && bytes[0] == 0x62 && bytes[1] == 0x00 } else { false }
+                if case .packet(host, .toHost, let packet) = $0 {
+                    packet.header.messageType == .notification && packet.header.opcode == .sessionInfo
+                } else {
+                    false
+                }
             }.count
         }
         let clock = ContinuousClock()

@@ -14,7 +14,7 @@ import UWBDevice
         ("tcp:127.0.0.1:7000", .tcp(host: "127.0.0.1", port: 7000), "tcp:127.0.0.1:7000"),
         ("tcp:localhost:1", .tcp(host: "localhost", port: 1), "tcp:localhost:1"),
         ("tcp:[::1]:7000", .tcp(host: "::1", port: 7000), "tcp:[::1]:7000"),
-        (" sim ", .simulator, "sim"),
+        (" tcp:localhost:7000 ", .tcp(host: "localhost", port: 7000), "tcp:localhost:7000"),
     ])
     func parsesValidForms(text: String, expected: UWBDeviceSpec, canonical: String) throws {
         let spec = try UWBDeviceSpec(parsing: text)
@@ -61,12 +61,23 @@ import UWBDevice
         }
     }
 
-    @Test func simulatorSpecIsWiredElsewhere() {
+    @Test func theSimulatorIsNotAFormOfThisModuleButHigherLayersCanNameTheirForms() {
+        #expect(UWBDeviceSpec.forms == "usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD] or tcp:HOST:PORT")
+        #expect(UWBDeviceSpec.forms(including: ["sim"]) == "usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim")
         #expect {
-            _ = try UWBDeviceSpec.simulator.makeTransport()
+            _ = try UWBDeviceSpec(parsing: "sim")
         } throws: { error in
             guard let error = error as? UWBDeviceError else { return false }
-            return error.code == .unsupported && error.description.contains("Simulation module")
+            return error.code == .invalidSpec && error.description.contains("invalid device \"sim\": it has no scheme (usb:, serial: or tcp:)")
+                && error.description.contains("Valid forms: \(UWBDeviceSpec.forms);")
+        }
+        // A higher layer that accepts more forms gets them named in every error.
+        #expect {
+            _ = try UWBDeviceSpec(parsing: "ttyACM0", alsoAccepting: ["sim"])
+        } throws: { error in
+            guard let error = error as? UWBDeviceError else { return false }
+            return error.description.contains("it has no scheme (usb:, serial:, tcp: or sim)")
+                && error.description.contains("Valid forms: usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim;")
         }
     }
 

@@ -85,6 +85,7 @@ final class SerialPtyBoard: Sendable {
 
     private func readLoop() {
         var pending: [UInt8] = []
+        var framer = UCIPacketFramer()
         var chunk = [UInt8](repeating: 0, count: 1024)
         while !box.state.withLock({ $0.closed }) {
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
@@ -103,22 +104,18 @@ final class SerialPtyBoard: Sendable {
             }
             let bytes = Array(chunk[0..<count])
             box.state.withLock { $0.raw.append(contentsOf: bytes) }
-            pending.append(contentsOf: bytes)
-            while true {
-                var packet: [UInt8]
-                if nxpFraming {
-                    guard pending.count >= 3 else { break }
+            if nxpFraming {
+                // NXP host-interface framing: [0x01][len_hi][len_lo] + one UCI packet.
+                pending.append(contentsOf: bytes)
+                while pending.count >= 3, pending.count >= 3 + (Int(pending[1]) << 8 | Int(pending[2])) {
                     let length = Int(pending[1]) << 8 | Int(pending[2])
-                    guard pending.count >= 3 + length else { break }
-                    packet = Array(pending[3..<(3 + length)])
+                    framer.append(pending[3..<(3 + length)])
                     pending.removeFirst(3 + length)
-                } else {
-                    guard pending.count >= 4 else { break }
-                    let length = 4 + UCIPacketFramer.payloadLength(pending[0], pending[1], pending[2], pending[3])
-                    guard pending.count >= length else { break }
-                    packet = Array(pending[0..<length])
-                    pending.removeFirst(length)
                 }
+            } else {
+                framer.append(bytes)
+            }
+            while let packet = framer.nextPacket()?.bytes {
                 box.state.withLock { $0.packets.append(packet) }
                 write(responder(packet))
             }

@@ -1,11 +1,14 @@
 import NearbyTestSupport
 import Synchronization
+import UCI
+import UWBDevice
 
 /// Drains a transport's packet stream in the background so tests can wait for packets, and for
-/// the end of the stream, with deadlines (used by the TCP, serial and USB tests).
+/// the end of the stream, with deadlines (used by the TCP, serial and USB tests). Packets arrive
+/// typed; the tests compare their wire bytes.
 final class PacketCollector: Sendable {
     private struct State {
-        var packets: [[UInt8]] = []
+        var packets: [UCIPacket] = []
         var ended = false
         var error: (any Error)?
         var endedAt: ContinuousClock.Instant?
@@ -16,7 +19,7 @@ final class PacketCollector: Sendable {
     private let box = Box()
     private let task: Task<Void, Never>
 
-    init(_ stream: AsyncThrowingStream<[UInt8], any Error>) {
+    init(_ stream: UCIPacketStream) {
         let box = self.box
         task = Task {
             do {
@@ -36,7 +39,9 @@ final class PacketCollector: Sendable {
     }
 
     /// Packets received so far.
-    var packets: [[UInt8]] { box.state.withLock { $0.packets } }
+    var typedPackets: [UCIPacket] { box.state.withLock { $0.packets } }
+    /// The wire bytes of the packets received so far.
+    var packets: [[UInt8]] { typedPackets.map(\.bytes) }
     /// When the stream ended, if it did.
     var endedAt: ContinuousClock.Instant? { box.state.withLock { $0.endedAt } }
 
@@ -45,7 +50,8 @@ final class PacketCollector: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
-            let (packets, ended, error) = box.state.withLock { ($0.packets, $0.ended, $0.error) }
+            let (typed, ended, error) = box.state.withLock { ($0.packets, $0.ended, $0.error) }
+            let packets = typed.map(\.bytes)
             if packets.count >= count { return packets }
             if ended || clock.now >= deadline {
                 throw ChildProcessError("got \(packets.count) of \(count) packet(s)\(ended ? "; the stream ended (\(error.map { "\($0)" } ?? "normally"))" : " within \(timeout)"): \(packets.map(hex))")

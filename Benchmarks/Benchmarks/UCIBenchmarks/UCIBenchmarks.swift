@@ -55,18 +55,50 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // The same from the whole packet as UCIPacketFramer returns it (1 measurement fits one packet).
+    // The same from a typed packet as UCIPacketFramer returns it (header decoded by the framer).
     Benchmark(
         "SESSION_INFO_NTF decode from a packet, 1 measurement, to RangeSample",
         configuration: .init(metrics: metrics, scalingFactor: .kilo)
     ) { benchmark in
         let payload = sessionInfoPayload(measurements: 1)
-        let packet: [UInt8] = [0x62, 0x00, 0x00, UInt8(payload.count)] + payload
-        precondition((try? UCISessionInfoView(packet: packet))?.measurementCount == 1, "the benchmark packet is invalid")
+        guard let packet = try? UCIPacket(bytes: [0x62, 0x00, 0x00, UInt8(payload.count)] + payload),
+            (try? UCISessionInfoView(packet: packet))?.measurementCount == 1
+        else {
+            benchmark.error("the benchmark packet is invalid")
+            return
+        }
         benchmark.startMeasurement()
         for index in benchmark.scaledIterations {
             if let view = try? UCISessionInfoView(packet: packet) {
                 blackHole(checksum(view, timestamp: Double(index)))
+            }
+        }
+    }
+
+    // The receive path of the codec from wire bytes: the framer cuts the packet (one header
+    // decode), UCIInbound dispatches it on its header, the view reads it in place, the samples
+    // are folded. 0 mallocs: the framer reuses its buffer once the packet was released.
+    for count in [1, 4] {
+        Benchmark(
+            "SESSION_INFO_NTF bytes -> framer -> dispatch -> view -> RangeSample, \(count) measurement\(count == 1 ? "" : "s")",
+            configuration: .init(metrics: metrics, scalingFactor: .kilo)
+        ) { benchmark in
+            let payload = sessionInfoPayload(measurements: count)
+            let header = UCIPacketHeader(messageType: .notification, opcode: .sessionInfo, payloadLength: payload.count)
+            guard let bytes = try? UCIPacket(header: header, payload: payload).bytes else {
+                benchmark.error("the benchmark packet is invalid")
+                return
+            }
+            var framer = UCIPacketFramer()
+            var reassembler = UCIReassembler()
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations {
+                framer.append(bytes)
+                while let packet = framer.nextPacket() {
+                    if case .rangeData(let view) = try? UCIInbound.dispatch(packet, reassembling: &reassembler) {
+                        blackHole(checksum(view, timestamp: Double(index)))
+                    }
+                }
             }
         }
     }
@@ -83,9 +115,12 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("UCIPacketFramer: frame a 60-byte notification", configuration: .init(metrics: [.throughput, .mallocCountTotal])) { benchmark in
+    // The framer alone: a 60-byte notification in, a typed packet out (its payload a slice of
+    // the framer's buffer, reused in place once the packet is released).
+    Benchmark("UCIPacketFramer: frame a 60-byte notification", configuration: .init(metrics: metrics, scalingFactor: .kilo)) { benchmark in
         var framer = UCIPacketFramer()
         let packet: [UInt8] = [0x62, 0x00, 0x00, 0x38] + [UInt8](repeating: 0, count: 56)
+        benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             framer.append(packet)
             blackHole(framer.nextPacket())

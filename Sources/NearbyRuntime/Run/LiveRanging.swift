@@ -3,7 +3,7 @@ public import Logging
 public import LowEnergy
 public import NIProtocol
 public import NearbyInteraction
-import Simulation
+public import Simulation
 import Synchronization
 public import UWBDevice
 
@@ -46,12 +46,12 @@ public final class LiveRanging: Sendable {
     ///   - hci: the BLE controller.
     /// - Throws: ``LiveRangingError`` saying which device failed and what to do.
     public static func open(
-        uwb: UWBDeviceSpec?, hci: HCITransportSpec, settings: RunSettings, logger: Logger = Logger(label: "nearby")
+        uwb: UWBDeviceTarget?, hci: HCITransportSpec, settings: RunSettings, logger: Logger = Logger(label: "nearby")
     ) async throws(LiveRangingError) -> LiveRanging {
         let client: UCIClient
         do {
-            let spec = try uwb ?? onlyDevKit()
-            client = UCIClient(transport: try spec.makeTransport(world: .shared, logger: logger), logger: logger)
+            let target = try uwb ?? .device(onlyDevKit())
+            client = UCIClient(transport: target.makeTransport(world: .shared, logger: logger), logger: logger)
             try await client.open()
         } catch let error as LiveRangingError {
             throw error

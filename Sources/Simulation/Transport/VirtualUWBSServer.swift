@@ -238,7 +238,7 @@ public final class VirtualUWBSServer: Sendable {
     }
 }
 
-/// One TCP connection: a reader thread framing packets into the device's inbox, and a serial
+/// One TCP connection: a reader thread framing typed packets into the device's inbox, and a serial
 /// queue writing the device's packets out.
 final class TCPConnection: Sendable {
     let fd: Int32
@@ -271,19 +271,20 @@ final class TCPConnection: Sendable {
         VirtualUWBSOutput(deliver: { [self] packet in write(packet) }, hangUp: { [self] reason in hangUp(reason: reason) })
     }
 
-    private func write(_ packet: [UInt8]) {
+    private func write(_ packet: UCIPacket) {
         guard !closed.load(ordering: .acquiring) else { return }
         if pendingWrites.add(1, ordering: .relaxed).newValue > Self.maximumPendingWrites {
             logger.warning("\(peer) does not read its packets; closing the connection")
             hangUp(reason: "the host did not read \(Self.maximumPendingWrites) packets")
             return
         }
+        let bytes = packet.bytes
         writer.async { [self] in
             defer { _ = pendingWrites.subtract(1, ordering: .relaxed) }
             guard !closed.load(ordering: .acquiring) else { return }
             var offset = 0
-            while offset < packet.count {
-                let count = packet.withUnsafeBytes {
+            while offset < bytes.count {
+                let count = bytes.withUnsafeBytes {
                     send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
                 }
                 if count > 0 {

@@ -1,4 +1,5 @@
 public import UWBDevice
+import UCI
 
 /// A ``UWBDevice/UCITransport`` to a virtual UWBS of a ``VirtualUWBSWorld``, in process: what
 /// `--device sim` opens, and what tests and the demo give a UCI client.
@@ -20,7 +21,7 @@ public actor VirtualUWBSTransport: UCITransport {
     public nonisolated let configuration: VirtualUWBSConfiguration
     private let placement: VirtualUWBSPlacement
     private var inbox: VirtualUWBSInbox?
-    private var continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation?
+    private var continuation: UCIPacketStream.Continuation?
 
     init(
         world: VirtualUWBSWorld, id: VirtualUWBSDeviceID, configuration: VirtualUWBSConfiguration,
@@ -37,11 +38,11 @@ public actor VirtualUWBSTransport: UCITransport {
     /// - Throws: ``UWBDevice/UWBDeviceError``: `alreadyOpen`; `notFound` while unplugged or
     ///   after the world was shut down; `invalidSpec` for a configuration that does not
     ///   validate.
-    public func open() async throws -> AsyncThrowingStream<[UInt8], any Error> {
+    public func open() async throws -> UCIPacketStream {
         if let inbox, inbox.isOpen {
             throw UWBDeviceError(.alreadyOpen, device: name, reason: "the virtual UWBS is already open", remedy: "Call close() first.")
         }
-        let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        let (stream, continuation) = UCIPacketStream.makeStream()
         let device = name
         let output = VirtualUWBSOutput(
             deliver: { continuation.yield($0) },
@@ -70,17 +71,14 @@ public actor VirtualUWBSTransport: UCITransport {
     }
 
     /// Queues one whole UCI packet for the device; see ``UWBDevice/UCITransport/send(_:)``.
-    /// Returns at once: the device processes packets in order, in the background.
+    /// Returns at once: the device processes packets in order, in the background. The packet is
+    /// checked as every transport checks it (``UWBDevice/UCIPacketCheck``) and handed over typed.
     /// - Throws: ``UWBDevice/UWBDeviceError``: `invalidPacket`, `notOpen`, `disconnected`.
-    public func send(_ packet: [UInt8]) async throws {
+    public func send(_ bytes: [UInt8]) async throws {
         guard let inbox else {
             throw UWBDeviceError(.notOpen, device: name, reason: "the virtual UWBS is not open", remedy: "Call open() first.")
         }
-        if let problem = UCIPacketShape.problem(packet) {
-            throw UWBDeviceError(
-                .invalidPacket, device: name, reason: problem,
-                remedy: "Send exactly one packet per call; segment longer messages with PBF.")
-        }
+        let packet = try UCIPacketCheck.packet(bytes, device: name)
         guard inbox.push(packet) else {
             throw UWBDeviceError(
                 .disconnected, device: name, reason: "the virtual UWBS went away",

@@ -1,3 +1,4 @@
+import NearbyBase
 import UCI
 
 extension VirtualUWBS {
@@ -36,9 +37,21 @@ extension VirtualUWBS {
     }
 
     mutating func setAppConfig(_ payload: [UInt8], at time: Double, into reaction: inout VirtualUWBSReaction) {
-        guard let list = UCITLVList(payload: payload, hasToken: true), let token = list.token else {
+        // Each parameter is judged on its own (a bad length is that parameter's INVALID_PARAM),
+        // so the list is read raw, not decoded as UCIAppConfig values.
+        let token: UInt32
+        let entries: [UCITLV]
+        do {
+            var header = ByteReader(payload)
+            guard let read = header.u32() else {
+                throw UCIError(.truncated, context: "SESSION_SET_APP_CONFIG_CMD", field: "session token", detail: "needs 4 bytes")
+            }
+            var list = UCITLVReader(payload.dropFirst(4), context: "SESSION_SET_APP_CONFIG_CMD")
+            token = read
+            entries = try list.countedList(entry: "parameter", typeField: "identifier")
+        } catch {
             reaction.problems.append(
-                "malformed SESSION_SET_APP_CONFIG_CMD: \(payload.count)-byte payload is not a session token and a TLV list")
+                "malformed SESSION_SET_APP_CONFIG_CMD: \(payload.count)-byte payload is not a session token and a TLV list (\(error))")
             emit(.setAppConfig(.syntaxError, []), into: &reaction)
             return
         }
@@ -46,7 +59,7 @@ extension VirtualUWBS {
             emit(.setAppConfig(.sessionNotExist, []), into: &reaction)
             return
         }
-        let ids = list.entries.map { UCIAppConfigID(rawValue: $0.id) }
+        let ids = entries.map { UCIAppConfigID(rawValue: $0.type) }
         if session.state == .active {
             let refused = ids.filter { !VirtualSessionConfiguration.changeableWhileActive.contains($0) }
             if !refused.isEmpty {
@@ -56,8 +69,8 @@ extension VirtualUWBS {
         }
         var candidate = session.configuration
         var failures: [UCIAppConfigStatus] = []
-        for entry in list.entries {
-            let id = UCIAppConfigID(rawValue: entry.id)
+        for entry in entries {
+            let id = UCIAppConfigID(rawValue: entry.type)
             let config: UCIAppConfig
             do {
                 config = try UCIAppConfig(

@@ -68,19 +68,26 @@ public struct VirtualUWBS: Sendable {
 
     // MARK: Input
 
-    /// Handles one whole UCI packet from the host, received at `time` (world seconds).
+    /// Handles one whole UCI packet from the host given as bytes, received at `time` (world
+    /// seconds): bytes that are not exactly one packet are a problem answered with
+    /// CORE_GENERIC_ERROR_NTF(SYNTAX_ERROR), as a malformed segment is.
     public mutating func receive(_ bytes: [UInt8], at time: Double) -> VirtualUWBSReaction {
+        do {
+            return receive(try UCIPacket(bytes: bytes), at: time)
+        } catch {
+            return rejected(error)
+        }
+    }
+
+    /// Handles one typed UCI packet from the host, received at `time` (world seconds).
+    public mutating func receive(_ packet: UCIPacket, at time: Double) -> VirtualUWBSReaction {
         var reaction = VirtualUWBSReaction()
         let raw: UCIRawMessage
         do {
-            let packet = try UCIPacket(bytes: bytes)
             guard let message = try reassembler.append(packet) else { return reaction }
             raw = message
         } catch {
-            reaction.problems.append("dropped a packet from the host: \(error)")
-            let status: UCIStatus = error.code == .messageTooLarge ? .invalidMessageSize : .syntaxError
-            emit(.genericError(status), into: &reaction)
-            return reaction
+            return rejected(error)
         }
         switch raw.messageType {
         case .command: handleCommand(raw, at: time, into: &reaction)
@@ -88,6 +95,15 @@ public struct VirtualUWBS: Sendable {
         default:
             reaction.problems.append("ignored \(raw) from the host: a UWBS takes only commands and data messages")
         }
+        return reaction
+    }
+
+    /// The answer to a packet that could not be used: CORE_GENERIC_ERROR_NTF.
+    private func rejected(_ error: UCIError) -> VirtualUWBSReaction {
+        var reaction = VirtualUWBSReaction()
+        reaction.problems.append("dropped a packet from the host: \(error)")
+        let status: UCIStatus = error.code == .messageTooLarge ? .invalidMessageSize : .syntaxError
+        emit(.genericError(status), into: &reaction)
         return reaction
     }
 
@@ -218,15 +234,19 @@ public struct VirtualUWBS: Sendable {
     }
 
     private mutating func setDeviceConfig(_ payload: [UInt8], into reaction: inout VirtualUWBSReaction) {
-        guard let list = UCITLVList(payload: payload, hasToken: false) else {
-            reaction.problems.append("malformed CORE_SET_CONFIG_CMD: \(payload.count)-byte payload is not a TLV list")
+        let entries: [UCITLV]
+        do {
+            var list = UCITLVReader(payload, context: "CORE_SET_CONFIG_CMD")
+            entries = try list.countedList(entry: "parameter", typeField: "identifier")
+        } catch {
+            reaction.problems.append("malformed CORE_SET_CONFIG_CMD: \(payload.count)-byte payload is not a TLV list (\(error))")
             emit(.setDeviceConfig(.syntaxError, []), into: &reaction)
             return
         }
         var failures: [UCIDeviceConfigStatus] = []
         var newLowPowerMode = lowPowerMode
-        for entry in list.entries {
-            let id = UCIDeviceConfigID(rawValue: entry.id)
+        for entry in entries {
+            let id = UCIDeviceConfigID(rawValue: entry.type)
             switch id {
             case .deviceState:
                 failures.append(UCIDeviceConfigStatus(id: id, status: .readOnly))
@@ -303,7 +323,7 @@ public struct VirtualUWBS: Sendable {
     }
 
     func emit(_ raw: UCIRawMessage, into reaction: inout VirtualUWBSReaction) {
-        for packet in segmenter.packets(for: raw) { reaction.packets.append(packet.bytes) }
+        reaction.packets += segmenter.packets(for: raw)
     }
 
     func statusNotification(_ session: VirtualSession, reason: UCIReasonCode) -> UCINotification {

@@ -31,7 +31,7 @@ public enum VirtualUWBSEvent: Sendable {
     /// The device could not use something the host sent (see ``VirtualUWBSReaction/problems``).
     case problem(VirtualUWBSDeviceID, String)
     /// A UCI packet, when tracing is on (``VirtualUWBSWorld/setTracing(_:)``).
-    case packet(VirtualUWBSDeviceID, Direction, [UInt8])
+    case packet(VirtualUWBSDeviceID, Direction, UCIPacket)
 }
 
 /// One measurement of one ranging round, with its ground truth.

@@ -3,8 +3,9 @@ public import UCI
 /// What a virtual UWBS did in answer to one input (a packet from the host, a ranging round, a
 /// fault): the packets it sends to the host and the state changes behind them.
 public struct VirtualUWBSReaction: Sendable, Hashable {
-    /// Whole UCI packets for the host, in order (long messages already segmented).
-    public var packets: [[UInt8]] = []
+    /// Whole UCI packets for the host, in order (long messages already segmented), typed: the
+    /// in-process transport hands them to the host as they are, the TCP server writes their bytes.
+    public var packets: [UCIPacket] = []
     /// Session state changes, in order (also those the host is not told about, such as the
     /// sessions a reset dropped).
     public var sessionChanges: [VirtualSessionChange] = []

@@ -22,14 +22,14 @@ extension VirtualUWBSWorld {
         var rounds: [VirtualRangingRound] = []
         var served: [(id: VirtualUWBSDeviceID, token: UInt32, result: RoundResult, round: VirtualRangingRound)] = []
         for address in session.configuration.destinationAddresses {
-            guard !device.isSilent, let peer = findPeer(for: session, on: id, address: address),
+            guard !faults.isSilent(id), let peer = findPeer(for: session, on: id, address: address),
                 let ownAddress = session.configuration.deviceMACAddress
             else {
                 results.append(RoundResult(address: address))
                 rounds.append(timeoutRound(id, session.id, address, time))
                 continue
             }
-            let sceneTime = startScenarioIfNeeded(at: time)
+            let sceneTime = timeline.startScenarioIfNeeded(at: time)
             let controllerScene = sceneID(for: id, asController: true)
             let controleeScene = sceneID(for: peer.id, asController: false)
             let mine: SimulatedMeasurement?
@@ -101,7 +101,7 @@ extension VirtualUWBSWorld {
         for session: VirtualSession, on id: VirtualUWBSDeviceID, address: UCIMACAddress
     ) -> (id: VirtualUWBSDeviceID, token: UInt32)? {
         for peerID in devices.keys.sorted() where peerID != id {
-            guard let peer = devices[peerID], !peer.isSilent else { continue }
+            guard let peer = devices[peerID], !faults.isSilent(peerID) else { continue }
             for candidate in peer.uwbs.orderedSessions
             where candidate.state == .active && candidate.id == session.id
                 && candidate.configuration.deviceMACAddress == address
@@ -118,12 +118,6 @@ extension VirtualUWBSWorld {
             }
         }
         return nil
-    }
-
-    /// Scenario time of a paired round at `time`, starting the scenario's clock on the first.
-    private func startScenarioIfNeeded(at time: Double) -> Double {
-        if scenarioStart == .firstRanging, scenarioEpoch == nil { scenarioEpoch = time }
-        return scenarioTime(at: time) ?? 0
     }
 
     // MARK: Places

@@ -371,9 +371,11 @@ extension UCIAppConfig {
         configs.reserveCapacity(count)
         var modeLength: Int?, controlees: Int?, deviceAddressLength: Int?
         for index in 0..<count {
-            let id = UCIAppConfigID(rawValue: try reader.u8("parameter \(index + 1) of \(count): identifier"))
-            let length = Int(try reader.u8("\(id): length"))
-            let value = try reader.slice(length, "\(id): value")
+            let tlv = try reader.tlv(
+                index, of: count, entry: "parameter", typeField: "identifier", name: { UCIAppConfigID(rawValue: $0).description })
+            let id = UCIAppConfigID(rawValue: tlv.type)
+            let value = tlv.value
+            let length = value.count
             var hint = modeLength
             if hint == nil, let controlees, controlees > 0, length == controlees * 8 { hint = 8 }
             if hint == nil, let controlees, controlees > 0, length == controlees * 2 { hint = 2 }

@@ -105,9 +105,9 @@ extension UCIDeviceConfig {
     static func decodeList(_ reader: inout UCIFieldReader, count: Int) throws(UCIError) -> [UCIDeviceConfig] {
         var configs: [UCIDeviceConfig] = []
         for index in 0..<count {
-            let id = UCIDeviceConfigID(rawValue: try reader.u8("parameter \(index + 1) of \(count): identifier"))
-            let length = Int(try reader.u8("\(id): length"))
-            configs.append(try UCIDeviceConfig(id: id, value: try reader.slice(length, "\(id): value")))
+            let tlv = try reader.tlv(
+                index, of: count, entry: "parameter", typeField: "identifier", name: { UCIDeviceConfigID(rawValue: $0).description })
+            configs.append(try UCIDeviceConfig(id: UCIDeviceConfigID(rawValue: tlv.type), value: tlv.value))
         }
         return configs
     }

@@ -3,8 +3,8 @@
 /// ```swift
 /// var framer = UCIPacketFramer(), reassembler = UCIReassembler()
 /// framer.append(received)
-/// while let bytes = framer.nextPacket() {
-///     if let raw = try reassembler.append(packetBytes: bytes) {
+/// while let packet = framer.nextPacket() {
+///     if let raw = try reassembler.append(packet) {
 ///         switch try UCIMessage(decoding: raw, version: uciVersion) {
 ///         case .response(let response): ...   // match by response.opcode
 ///         case .notification(let notification): ...
@@ -46,13 +46,19 @@ public enum UCIMessage: Sendable, Hashable {
     ///   ``UCIReassembler``), and the errors of ``UCIPacket/init(bytes:)-([UInt8])`` and
     ///   ``init(decoding:version:)``.
     public init(packet bytes: [UInt8], version: UCIVersion = .v2_0) throws(UCIError) {
-        let packet = try UCIPacket(bytes: bytes)
+        try self.init(packet: try UCIPacket(bytes: bytes), version: version)
+    }
+
+    /// Decodes one unsegmented packet.
+    /// - Throws: ``UCIError/Code/unexpectedMessage`` for a segment (PBF set: reassemble with
+    ///   ``UCIReassembler``), and the errors of ``init(decoding:version:)``.
+    public init(packet: UCIPacket, version: UCIVersion = .v2_0) throws(UCIError) {
         guard !packet.header.moreSegmentsFollow else {
             throw UCIError(
                 .unexpectedMessage, context: packet.header.messageName,
                 detail: "the packet is the first segment of a segmented message; feed it to UCIReassembler")
         }
-        try self.init(decoding: UCIRawMessage(header: packet.header, payload: packet.payload), version: version)
+        try self.init(decoding: UCIRawMessage(header: packet.header, payload: Array(packet.payload)), version: version)
     }
 
     /// The message's message type.

@@ -215,9 +215,8 @@ public enum UCIResponse: Sendable, Hashable {
             let count = Int(try r.u8("number of capabilities"))
             var capabilities: [UCICapability] = []
             for index in 0..<count {
-                let id = try r.u8("capability \(index + 1) of \(count): type")
-                let length = Int(try r.u8("capability \(Hex.prefixed(id)): length"))
-                capabilities.append(UCICapability(id: id, value: try r.bytes(length, "capability \(Hex.prefixed(id)): value")))
+                let tlv = try r.tlv(index, of: count, entry: "capability", typeField: "type")
+                capabilities.append(UCICapability(id: tlv.type, value: Array(tlv.value)))
             }
             self = .getCapabilities(status, capabilities)
         case .coreSetConfig:

@@ -2,18 +2,28 @@ import NearbyBase
 
 /// One UCI packet: a 4-byte header and its payload (a whole message or one segment of it).
 ///
-/// Make packets from wire bytes with ``init(bytes:)-(ArraySlice<UInt8>)``, or from a message with
-/// ``UCISegmenter``; turn them back into messages with ``UCIReassembler``.
+/// The header is decoded once, where the packet is made: by ``UCIPacketFramer`` from a byte
+/// stream, by ``init(bytes:)-(ArraySlice<UInt8>)`` from one packet's bytes, or by
+/// ``UCISegmenter`` from a message. Consumers dispatch on ``header`` and read ``payload`` in
+/// place (``UCISessionInfoView/init(payload:)-(ArraySlice<UInt8>)``) or hand the packet to
+/// ``UCIReassembler``; nothing parses the header bytes again.
+///
+/// The payload is a slice of the buffer the packet was cut from, not a copy: a packet from
+/// ``UCIPacketFramer`` shares the framer's buffer (copy-on-write keeps both correct; the framer
+/// reuses its buffer in place once no packet of it is held any more, as swift-nio's
+/// `ByteToMessageDecoder` does with its cumulation buffer). Keep ``UCIRawMessage`` (an owned
+/// copy) for long-lived storage.
 public struct UCIPacket: Sendable, Hashable, CustomStringConvertible {
     /// The header; its ``UCIPacketHeader/payloadLength`` always equals `payload.count`.
     public private(set) var header: UCIPacketHeader
-    /// The payload bytes.
-    public private(set) var payload: [UInt8]
+    /// The payload bytes (indices are those of the underlying buffer: start at
+    /// `payload.startIndex`).
+    public private(set) var payload: ArraySlice<UInt8>
 
     /// Creates a packet from a header and a payload; the header's length is set from the payload.
     /// - Throws: ``UCIError/Code/messageTooLarge`` if the payload does not fit the packet's length
     ///   field (255 bytes for control packets, 65535 for data packets).
-    public init(header: UCIPacketHeader, payload: [UInt8]) throws(UCIError) {
+    public init(header: UCIPacketHeader, payload: ArraySlice<UInt8>) throws(UCIError) {
         var header = header
         header.payloadLength = payload.count
         guard payload.count <= header.maxPayloadLength else {
@@ -26,15 +36,21 @@ public struct UCIPacket: Sendable, Hashable, CustomStringConvertible {
         self.payload = payload
     }
 
-    /// Creates a packet whose payload the caller knows fits the header's length field.
-    init(checkedHeader header: UCIPacketHeader, payload: [UInt8]) {
-        var header = header
-        header.payloadLength = payload.count
+    /// Creates a packet from a header and a payload; see ``init(header:payload:)-(_,ArraySlice<UInt8>)``.
+    /// - Throws: ``UCIError/Code/messageTooLarge`` if the payload does not fit the length field.
+    public init(header: UCIPacketHeader, payload: [UInt8]) throws(UCIError) {
+        try self.init(header: header, payload: payload[...])
+    }
+
+    /// Creates a packet whose header already announces exactly `payload.count` bytes (the
+    /// framer and the segmenter checked it).
+    init(checkedHeader header: UCIPacketHeader, payload: ArraySlice<UInt8>) {
         self.header = header
         self.payload = payload
     }
 
-    /// Decodes one whole packet (header and payload, nothing more).
+    /// Decodes one whole packet (header and payload, nothing more); the payload is a slice of
+    /// `bytes`, not a copy.
     /// - Throws: ``UCIError/Code/truncated`` if the bytes are shorter than the header says,
     ///   ``UCIError/Code/trailingBytes`` if they are longer.
     public init(bytes: ArraySlice<UInt8>) throws(UCIError) {
@@ -54,7 +70,7 @@ public struct UCIPacket: Sendable, Hashable, CustomStringConvertible {
                     + "with UCIPacketFramer)")
         }
         self.header = header
-        self.payload = Array(bytes.dropFirst(UCIPacketHeader.size))
+        self.payload = bytes.dropFirst(UCIPacketHeader.size)
     }
 
     /// Decodes one whole packet (header and payload, nothing more).

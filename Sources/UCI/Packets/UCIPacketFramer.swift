@@ -1,12 +1,19 @@
-/// Splits the byte stream from a UWB subsystem into whole UCI packets (4-byte header + payload).
+/// Splits the byte stream from a UWB subsystem into typed UCI packets (4-byte header + payload).
 ///
 /// Transports that carry a byte stream (CDC-ACM bulk pipes, a tty, TCP) do not preserve packet
 /// boundaries: one read may hold half a packet or several. Feed every received chunk to
-/// ``append(_:)`` and drain ``nextPacket()`` until it returns `nil`.
+/// ``append(_:)`` and drain ``nextPacket()`` until it returns `nil`. Each header is decoded
+/// here, once: consumers dispatch on ``UCIPacket/header``.
 ///
 /// Lengths: control packets (MT 1-3) carry an 8-bit payload length in octet 3; with NXP's
 /// extension (octet 1 bit 7 set) the length is `octet3 << 8 | octet2`. Data packets (MT 0) carry
 /// a 16-bit little-endian length in octets 2-3.
+///
+/// Allocation: a packet's payload is a slice of the framer's buffer (no copy). The buffer is
+/// reused in place while no returned packet is held any more, so a steady stream whose packets
+/// are consumed before the next chunk arrives costs no allocation at all; a packet still held
+/// when more bytes arrive makes the next ``append(_:)`` copy the buffer (copy-on-write: the held
+/// packet and the framer stay correct).
 public struct UCIPacketFramer: Sendable {
     private var buffer: [UInt8] = []
     private var start = 0
@@ -26,14 +33,15 @@ public struct UCIPacketFramer: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
-    /// Returns the next whole packet (header and payload), or `nil` if more bytes are needed.
-    public mutating func nextPacket() -> [UInt8]? {
+    /// Returns the next whole packet, or `nil` if more bytes are needed.
+    public mutating func nextPacket() -> UCIPacket? {
         let available = buffer.count - start
-        guard available >= 4 else { return nil }
-        let length = Self.payloadLength(buffer[start], buffer[start + 1], buffer[start + 2], buffer[start + 3])
-        guard available >= 4 + length else { return nil }
-        let packet = Array(buffer[start..<(start + 4 + length)])
-        start += 4 + length
+        guard available >= UCIPacketHeader.size else { return nil }
+        let header = UCIPacketHeader(octets: buffer[start], buffer[start + 1], buffer[start + 2], buffer[start + 3])
+        let end = start + UCIPacketHeader.size + header.payloadLength
+        guard end <= buffer.count else { return nil }
+        let packet = UCIPacket(checkedHeader: header, payload: buffer[(start + UCIPacketHeader.size)..<end])
+        start = end
         if start > 4096 && start * 2 > buffer.count {
             buffer.removeFirst(start)
             start = 0
@@ -45,18 +53,5 @@ public struct UCIPacketFramer: Sendable {
     public mutating func reset() {
         buffer.removeAll(keepingCapacity: true)
         start = 0
-    }
-
-    /// The payload length announced by a packet header.
-    @inlinable
-    public static func payloadLength(_ octet0: UInt8, _ octet1: UInt8, _ octet2: UInt8, _ octet3: UInt8) -> Int {
-        let messageType = octet0 >> 5
-        if messageType == 0 {
-            return Int(octet2) | Int(octet3) << 8
-        }
-        if octet1 & 0x80 != 0 {
-            return Int(octet3) << 8 | Int(octet2)
-        }
-        return Int(octet3)
     }
 }

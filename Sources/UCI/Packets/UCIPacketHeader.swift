@@ -66,18 +66,26 @@ public struct UCIPacketHeader: Sendable, Hashable, CustomStringConvertible {
                     + (bytes.isEmpty ? "" : " (\(Hex.bytes(bytes)))"))
         }
         let i = bytes.startIndex
-        let octet0 = bytes[i], octet1 = bytes[i + 1], octet2 = bytes[i + 2], octet3 = bytes[i + 3]
+        self.init(octets: bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3])
+    }
+
+    /// Decodes the four header octets; every bit pattern is a header (reserved bits are ignored).
+    /// The one place that reads a header's fields and its payload length from bytes.
+    init(octets octet0: UInt8, _ octet1: UInt8, _ octet2: UInt8, _ octet3: UInt8) {
         messageType = UCIMessageType(rawValue: octet0 >> 5)
         moreSegmentsFollow = octet0 & 0x10 != 0
         groupOrFormat = octet0 & 0x0F
         if messageType.isData {
+            // Data packets (MT 0): a 16-bit little-endian length in octets 2-3.
             opcodeID = 0
             usesExtendedLength = false
+            payloadLength = Int(octet2) | Int(octet3) << 8
         } else {
             opcodeID = octet1 & 0x3F
             usesExtendedLength = octet1 & 0x80 != 0
+            // Control packets: 8-bit length in octet 3; NXP's extension: `octet3 << 8 | octet2`.
+            payloadLength = usesExtendedLength ? Int(octet3) << 8 | Int(octet2) : Int(octet3)
         }
-        payloadLength = UCIPacketFramer.payloadLength(octet0, octet1, octet2, octet3)
     }
 
     /// Decodes a header from the first four bytes of `bytes`.
@@ -89,6 +97,12 @@ public struct UCIPacketHeader: Sendable, Hashable, CustomStringConvertible {
     /// The GID and OID of a control packet. For a data packet the GID holds the DPF; use
     /// ``dataPacketFormat`` instead.
     public var opcode: UCIOpcode { UCIOpcode(gid: UCIGroupID(rawValue: groupOrFormat), oid: opcodeID) }
+
+    /// `true` for a whole (unsegmented) SESSION_INFO_NTF (NTF, GID 2, OID 0, PBF 0): range data
+    /// that can be read in place with ``UCISessionInfoView``.
+    public var isUnsegmentedSessionInfo: Bool {
+        messageType == .notification && opcode == .sessionInfo && !moreSegmentsFollow
+    }
 
     /// The data packet format of a data packet (meaningful only if ``messageType`` is `.data`).
     public var dataPacketFormat: UCIDataPacketFormat { UCIDataPacketFormat(rawValue: groupOrFormat) }

@@ -76,16 +76,16 @@ public struct UCIReassembler: Sendable {
         let header = packet.header
         let isData = header.messageType.isData
         guard var partial = isData ? data : control else {
-            guard header.moreSegmentsFollow else { return UCIRawMessage(header: header, payload: packet.payload) }
+            guard header.moreSegmentsFollow else { return UCIRawMessage(header: header, payload: Array(packet.payload)) }
             try checkSize(packet.payload.count, header)
-            store(Partial(header: header, payload: packet.payload, segments: 1), isData: isData)
+            store(Partial(header: header, payload: Array(packet.payload), segments: 1), isData: isData)
             return nil
         }
         guard Self.sameMessage(partial.header, header) else {
             store(nil, isData: isData)
             if Self.isDeviceErrorNotification(packet) {
                 interruptedByDeviceError = (UCIRawMessage(header: partial.header, payload: partial.payload), partial.segments)
-                return UCIRawMessage(header: header, payload: packet.payload)
+                return UCIRawMessage(header: header, payload: Array(packet.payload))
             }
             throw UCIError(
                 .segmentMismatch, context: partial.header.messageName,

@@ -28,8 +28,9 @@ public struct UCISegmenter: Sendable, Hashable {
         repeat {
             let end = min(start + limit, message.payload.count)
             let header = Self.header(for: message, length: end - start, more: end < message.payload.count)
-            // The segment is at most `limit`, which fits the header's length field.
-            packets.append(UCIPacket(checkedHeader: header, payload: Array(message.payload[start..<end])))
+            // The segment is at most `limit`, which fits the header's length field; it shares the
+            // message's payload buffer.
+            packets.append(UCIPacket(checkedHeader: header, payload: message.payload[start..<end]))
             start = end
         } while start < message.payload.count
         return packets

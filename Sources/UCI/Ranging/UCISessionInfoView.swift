@@ -35,26 +35,18 @@ public struct UCISessionInfoView: Sendable {
         try self.init(payload: payload[...])
     }
 
-    /// Creates a view over a whole unsegmented SESSION_INFO_NTF packet (header and payload), as
-    /// ``UCIPacketFramer`` returns it.
-    /// - Throws: ``UCIError/Code/unexpectedMessage`` if the packet is not a complete
+    /// Creates a view over the payload of a typed packet (``UCIPacketFramer`` made it; the
+    /// header is not decoded again).
+    /// - Throws: ``UCIError/Code/unexpectedMessage`` if the packet is not a whole
     ///   SESSION_INFO_NTF (another message, or a segment: reassemble those first), and the
     ///   errors of ``init(payload:)-(ArraySlice<UInt8>)``.
-    public init(packet: [UInt8]) throws(UCIError) {
-        let header = try UCIPacketHeader(decoding: packet)
-        guard header.messageType == .notification, header.opcode == .sessionInfo, !header.moreSegmentsFollow else {
+    public init(packet: UCIPacket) throws(UCIError) {
+        guard packet.header.isUnsegmentedSessionInfo else {
             throw UCIError(
                 .unexpectedMessage, context: "SESSION_INFO_NTF",
-                detail: "the packet is \(header), not a complete SESSION_INFO_NTF (NTF 2/00)")
+                detail: "the packet is \(packet.header), not a complete SESSION_INFO_NTF (NTF 2/00)")
         }
-        guard packet.count == UCIPacketHeader.size + header.payloadLength else {
-            throw UCIError(
-                packet.count < UCIPacketHeader.size + header.payloadLength ? .truncated : .trailingBytes,
-                context: "SESSION_INFO_NTF",
-                detail: "the header announces \(header.payloadLength) payload bytes, the packet has "
-                    + "\(packet.count - UCIPacketHeader.size)")
-        }
-        try self.init(payload: packet[UCIPacketHeader.size...])
+        try self.init(payload: packet.payload)
     }
 
     private static func validate(_ p: ArraySlice<UInt8>) throws(UCIError) {

@@ -5,14 +5,14 @@ import UCI
 // The reader: packets from the transport -> reassembly -> responses, notifications, range data.
 extension UCIClient {
     /// Starts reading `stream`; a reader of an older stream stops at its next packet.
-    func startReader(_ stream: AsyncThrowingStream<[UInt8], any Error>) {
+    func startReader(_ stream: UCIPacketStream) {
         readerGeneration += 1
         let generation = readerGeneration
         reassembler.reset()
         readerTask = Task { await self.read(stream, generation: generation) }
     }
 
-    private func read(_ stream: AsyncThrowingStream<[UInt8], any Error>, generation: Int) async {
+    private func read(_ stream: UCIPacketStream, generation: Int) async {
         do {
             for try await packet in stream {
                 guard generation == readerGeneration else { return }
@@ -24,36 +24,26 @@ extension UCIClient {
         }
     }
 
-    /// One packet from the UWBS.
-    func handlePacket(_ packet: [UInt8]) {
-        // Hot path: an unsegmented SESSION_INFO_NTF (MT 3, PBF 0, GID 2, OID 0) is decoded in
-        // place, without a copy; only when no control message is being reassembled (a packet of
-        // another message in the middle of one is a segment mismatch for the reassembler).
-        if packet.count >= 4, packet[0] == 0x62, packet[1] & 0x3F == 0, !reassembler.isReassembling {
-            let view: UCISessionInfoView
-            do {
-                view = try UCISessionInfoView(packet: packet)
-            } catch {
-                // Other measurement types or a malformed notification: decoded in full below.
-                handleMessage(packet)
-                return
-            }
-            deliver(view, packet: packet)
-            return
-        }
-        handleMessage(packet)
-    }
-
-    private func handleMessage(_ packet: [UInt8]) {
-        let raw: UCIRawMessage
+    /// One packet from the UWBS, dispatched on its header (decoded once, by the transport):
+    /// range data straight to its session, everything else through the reassembler.
+    func handlePacket(_ packet: UCIPacket) {
+        let inbound: UCIInbound
         do {
-            guard let complete = try reassembler.append(packetBytes: packet) else { return }
-            raw = complete
+            guard let dispatched = try UCIInbound.dispatch(packet, reassembling: &reassembler) else { return }
+            inbound = dispatched
         } catch {
             logger.warning("discarded a packet from the UWBS: \(error)")
             reportUnhandled(.undecodable(error), message: nil)
             return
         }
+        switch inbound {
+        case .rangeData(let view): deliver(view, packet: packet)
+        case .message(let raw): handleMessage(raw)
+        }
+    }
+
+    /// A whole message from the UWBS.
+    private func handleMessage(_ raw: UCIRawMessage) {
         if let (lost, segments) = reassembler.interruptedByDeviceError {
             let error = UCIError(
                 .segmentMismatch, context: lost.name,
@@ -217,11 +207,11 @@ extension UCIClient {
     // MARK: Range data
 
     /// Delivers every measurement of a two-way SESSION_INFO_NTF to its session's stream.
-    private func deliver(_ view: UCISessionInfoView, packet: [UInt8]? = nil, message: UCIRawMessage? = nil) {
+    private func deliver(_ view: UCISessionInfoView, packet: UCIPacket? = nil, message: UCIRawMessage? = nil) {
         let token = view.session
         guard let route = routes[token] else {
-            let raw = message ?? packet.flatMap { try? UCIPacket(bytes: $0) }.map {
-                UCIRawMessage(messageType: .notification, opcode: .sessionInfo, payload: $0.payload)
+            let raw = message ?? packet.map {
+                UCIRawMessage(messageType: .notification, opcode: .sessionInfo, payload: Array($0.payload))
             }
             let decoded = raw.flatMap { try? UCIMessage(decoding: $0, version: uciVersion) }
             if closedTokens.contains(token) {

@@ -122,7 +122,7 @@ public actor UCIClient {
         }
         phase = .opening
         logger.info("opening")
-        let stream: AsyncThrowingStream<[UInt8], any Error>
+        let stream: UCIPacketStream
         do {
             stream = try await transport.open()
         } catch {

@@ -38,7 +38,7 @@ public actor SerialTransport: UCITransport {
     /// Opens the tty exclusively (raw 8N1, DTR/RTS up) and starts reading; see ``UCITransport/open()``.
     /// - Throws: ``UWBDeviceError``: `notFound` (listing the serial ports), `permissionDenied`
     ///   (udev rule / dialout group), `busy`, `unsupported` (not a tty, baud rate), `alreadyOpen`.
-    public func open() async throws -> AsyncThrowingStream<[UInt8], any Error> {
+    public func open() async throws -> UCIPacketStream {
         if link != nil {
             throw UWBDeviceError(.alreadyOpen, device: name, reason: "the tty is already open", remedy: "Call close() first.")
         }
@@ -63,7 +63,7 @@ public actor SerialTransport: UCITransport {
             throw error
         }
         let link = try FileDescriptorLink(fd: fd, isSocket: false, device: name, hangupReason: "the tty hung up (the board was unplugged or reset)")
-        let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        let (stream, continuation) = UCIPacketStream.makeStream()
         link.start(continuation)
         self.link = link
         logger.debug("opened serial port", metadata: ["device": "\(name)", "baud": "\(baud)", "framing": "\(framing)"])

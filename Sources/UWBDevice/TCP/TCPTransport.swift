@@ -30,13 +30,13 @@ public actor TCPTransport: UCITransport {
     /// Connects (within `connectTimeout`) and starts reading; see ``UCITransport/open()``.
     /// - Throws: ``UWBDeviceError``: `notFound` (unknown host, connection refused: names the
     ///   server to start), `timeout`, `alreadyOpen`.
-    public func open() async throws -> AsyncThrowingStream<[UInt8], any Error> {
+    public func open() async throws -> UCIPacketStream {
         if link != nil {
             throw UWBDeviceError(.alreadyOpen, device: name, reason: "the connection is already open", remedy: "Call close() first.")
         }
         let fd = try connect()
         let link = try FileDescriptorLink(fd: fd, isSocket: true, device: name, hangupReason: "the UCI server closed the connection")
-        let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        let (stream, continuation) = UCIPacketStream.makeStream()
         link.start(continuation)
         self.link = link
         logger.debug("connected", metadata: ["device": "\(name)"])

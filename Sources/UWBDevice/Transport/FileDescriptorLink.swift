@@ -6,7 +6,7 @@ import Synchronization
 import UCI
 
 /// A file descriptor carrying a UCI byte stream (a tty or a TCP socket): a reader thread cuts
-/// the bytes into packets with ``UCIPacketFramer`` and yields them; writes go out whole with a
+/// the bytes into typed packets with ``UCI/UCIPacketFramer`` and yields them; writes go out whole with a
 /// deadline. All the raw `poll`/`read`/`write` code of the serial and TCP transports is here.
 final class FileDescriptorLink: Sendable {
     /// How the other end going away reads in messages ("the tty was closed", ...).
@@ -39,7 +39,7 @@ final class FileDescriptorLink: Sendable {
 
     /// Starts the reader thread; packets go to `continuation`, which is finished with
     /// `disconnected` when the other end goes away, or normally after ``stop()``.
-    func start(_ continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation) {
+    func start(_ continuation: UCIPacketStream.Continuation) {
         started.store(true, ordering: .releasing)
         let thread = Thread { [self] in
             readLoop(continuation)
@@ -49,7 +49,7 @@ final class FileDescriptorLink: Sendable {
         thread.start()
     }
 
-    private func readLoop(_ continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation) {
+    private func readLoop(_ continuation: UCIPacketStream.Continuation) {
         var framer = UCIPacketFramer()
         var buffer = [UInt8](repeating: 0, count: 4096)
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]

@@ -1,4 +1,9 @@
 import NearbyBase
+public import UCI
+
+/// What a ``UCITransport`` receives: typed UCI packets (header decoded once, by the transport's
+/// ``UCI/UCIPacketFramer`` for byte-stream links), in arrival order.
+public typealias UCIPacketStream = AsyncThrowingStream<UCIPacket, any Error>
 
 /// A link to a UWB subsystem carrying whole UCI packets (header + payload, one segment each).
 ///
@@ -14,11 +19,12 @@ public protocol UCITransport: AnyObject, Sendable {
     /// What the user named, e.g. "usb:1915:520f@1.4", "serial:/dev/ttyACM0@115200", "tcp:127.0.0.1:7000".
     var name: String { get }
 
-    /// Opens the link. The stream yields every received packet in order and finishes with an
+    /// Opens the link. The stream yields every received packet in order, typed (a byte-stream
+    /// transport cuts and decodes headers with ``UCI/UCIPacketFramer``), and finishes with an
     /// error (e.g. the device was unplugged: ``UWBDeviceError`` code `disconnected`) or normally
     /// after ``close()``.
     /// - Throws: ``UWBDeviceError`` (`notFound`, `permissionDenied`, `busy`, `alreadyOpen`, `io`, ...).
-    func open() async throws -> AsyncThrowingStream<[UInt8], any Error>
+    func open() async throws -> UCIPacketStream
 
     /// Sends one whole UCI packet (the transport adds any board framing).
     /// - Throws: ``UWBDeviceError``: `invalidPacket` if `packet` is not exactly one UCI packet

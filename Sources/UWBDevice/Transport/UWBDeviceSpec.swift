@@ -7,7 +7,10 @@
 ///   `serial:/dev/ttyUSB0@3000000`.
 /// - `tcp:HOST:PORT`: a raw UCI stream over TCP (an emulator such as pica or
 ///   `nearby sim uwbs`), e.g. `tcp:127.0.0.1:7000` or `tcp:[::1]:7000`.
-/// - `sim`: the built-in simulator (wired by the CLI, not by this module).
+///
+/// Higher layers add their own forms in front of these (the Simulation module's
+/// `UWBDeviceTarget` accepts `sim`) and name them in this parser's errors through
+/// ``init(parsing:alsoAccepting:)``.
 public enum UWBDeviceSpec: Sendable, Hashable, CustomStringConvertible {
     /// A USB device by vendor and product ID, optionally pinned to a bus number and device address.
     case usb(vendorID: UInt16, productID: UInt16, bus: UInt8?, address: UInt8?)
@@ -15,11 +18,20 @@ public enum UWBDeviceSpec: Sendable, Hashable, CustomStringConvertible {
     case serial(path: String, baud: Int?)
     /// A TCP server speaking raw UCI.
     case tcp(host: String, port: UInt16)
-    /// The built-in simulator.
-    case simulator
 
     /// The valid forms, for error messages and help texts.
-    public static let forms = "usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim"
+    public static let forms = forms(including: [])
+
+    /// The valid forms plus `extraForms` of a higher layer (e.g. `["sim"]`), as a sentence
+    /// fragment: `"usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim"`.
+    public static func forms(including extraForms: [String]) -> String {
+        listed(["usb:VID:PID[@BUS.ADDR]", "serial:PATH[@BAUD]", "tcp:HOST:PORT"] + extraForms)
+    }
+
+    /// `"a, b or c"`.
+    private static func listed(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items[items.count - 1]
+    }
 
     /// Baud rates a Linux tty can be set to (termios `B*` constants).
     public static let supportedBaudRates: [Int] = [
@@ -28,22 +40,20 @@ public enum UWBDeviceSpec: Sendable, Hashable, CustomStringConvertible {
     ]
 
     /// Parses a device spec string.
+    /// - Parameter extraForms: forms a higher layer accepts before handing the text here (e.g.
+    ///   `["sim"]`), named in the errors so that they list every form the user can type.
     /// - Throws: ``UWBDeviceError`` with code `invalidSpec` naming the part that is wrong and the
     ///   valid forms.
-    public init(parsing text: String) throws(UWBDeviceError) {
+    public init(parsing text: String, alsoAccepting extraForms: [String] = []) throws(UWBDeviceError) {
         let trimmed = text.trimmingSpaces
         func invalid(_ reason: String) -> UWBDeviceError {
             UWBDeviceError(
                 .invalidSpec, device: "",
                 reason: "invalid device \"\(text)\": \(reason)",
-                remedy: "Valid forms: \(Self.forms); e.g. usb:1915:520f, serial:/dev/ttyACM0@115200, tcp:127.0.0.1:7000. `nearby uwb list` shows what is attached.")
-        }
-        if trimmed == "sim" {
-            self = .simulator
-            return
+                remedy: "Valid forms: \(Self.forms(including: extraForms)); e.g. usb:1915:520f, serial:/dev/ttyACM0@115200, tcp:127.0.0.1:7000. `nearby uwb list` shows what is attached.")
         }
         guard let colon = trimmed.firstIndex(of: ":") else {
-            throw invalid(trimmed.isEmpty ? "it is empty" : "it has no scheme (usb:, serial:, tcp: or sim)")
+            throw invalid(trimmed.isEmpty ? "it is empty" : "it has no scheme (\(Self.listed(["usb:", "serial:", "tcp:"] + extraForms)))")
         }
         let scheme = trimmed[..<colon].lowercased()
         let rest = String(trimmed[trimmed.index(after: colon)...])
@@ -140,8 +150,6 @@ public enum UWBDeviceSpec: Sendable, Hashable, CustomStringConvertible {
             return baud.map { "serial:\(path)@\($0)" } ?? "serial:\(path)"
         case .tcp(let host, let port):
             return host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
-        case .simulator:
-            return "sim"
         }
     }
 

@@ -2,23 +2,21 @@ import CLibUSB
 import Logging
 import NearbySupport
 import Synchronization
-import UCI
 
 /// Keeps several bulk IN transfers in flight on one endpoint so that no notification is lost,
 /// resubmitting each from its completion callback (on the libusb event thread), and turns the
-/// received bytes into whole UCI packets on an `AsyncThrowingStream`.
+/// received bytes into typed UCI packets (``UCI/UCIPacketFramer``) on a ``UCIPacketStream``.
 ///
-/// FT230X: the 2 modem-status bytes at the start of every max-packet-size chunk are removed
-/// before framing. Unplug (`LIBUSB_TRANSFER_NO_DEVICE`, or a resubmit failing with
+/// Framing (``USBInFraming``): FT230X's 2 modem-status bytes at the start of every
+/// max-packet-size chunk are removed, then the bytes are cut into typed packets. Unplug (`LIBUSB_TRANSFER_NO_DEVICE`, or a resubmit failing with
 /// `LIBUSB_ERROR_NO_DEVICE`) finishes the stream with ``UWBDeviceError`` code `disconnected`.
 final class USBInPump: @unchecked Sendable {
     private struct State {
-        var framer = UCIPacketFramer()
-        var continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation?
+        var framing: USBInFraming
+        var continuation: UCIPacketStream.Continuation?
         var inFlight = 0
         var stopping = false
         var consecutiveErrors = 0
-        var scratch: [UInt8] = []
         /// The pump keeps itself alive while transfers are in flight (their `user_data` points to it).
         var keepAlive: Unmanaged<USBInPump>?
     }
@@ -26,9 +24,8 @@ final class USBInPump: @unchecked Sendable {
     private let handle: USBDeviceHandle
     private let endpoint: UInt8
     private let maxPacketSize: Int
-    private let stripsFTDIStatus: Bool
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private var transfers: [UnsafeMutablePointer<libusb_transfer>] = []
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private let retired = Promise<Void>()
@@ -41,8 +38,8 @@ final class USBInPump: @unchecked Sendable {
         self.handle = handle
         self.endpoint = endpoint
         self.maxPacketSize = max(maxPacketSize, 8)
-        self.stripsFTDIStatus = stripsFTDIStatus
         self.logger = logger
+        self.state = Mutex(State(framing: USBInFraming(stripsFTDIStatus: stripsFTDIStatus, maxPacketSize: max(maxPacketSize, 8))))
         let packets = max(1, (max(size, 64) + self.maxPacketSize - 1) / self.maxPacketSize)
         let bytes = packets * self.maxPacketSize
         for _ in 0..<max(1, count) {
@@ -66,7 +63,7 @@ final class USBInPump: @unchecked Sendable {
 
     /// Submits every transfer. Packets go to `continuation`.
     /// - Throws: ``UWBDeviceError`` if the first submission fails (nothing is left in flight).
-    func start(_ continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation) throws(UWBDeviceError) {
+    func start(_ continuation: UCIPacketStream.Continuation) throws(UWBDeviceError) {
         guard let pointer = handle.pointer else {
             throw UWBDeviceError(.notOpen, device: handle.device, reason: "the USB device is closed")
         }
@@ -119,7 +116,7 @@ final class USBInPump: @unchecked Sendable {
     var hasEnded: Bool { state.withLock { $0.continuation == nil } }
 
     private func finish(throwing error: UWBDeviceError) {
-        let continuation = state.withLock { state -> AsyncThrowingStream<[UInt8], any Error>.Continuation? in
+        let continuation = state.withLock { state -> UCIPacketStream.Continuation? in
             state.stopping = true
             defer { state.continuation = nil }
             return state.continuation
@@ -199,21 +196,15 @@ final class USBInPump: @unchecked Sendable {
         for other in transfers where other != transfer { _ = libusb_cancel_transfer(other) }
     }
 
+    /// Frames the bytes of one completed transfer and yields every whole packet (event thread).
+    /// Allocation-free in the steady state (``USBInFraming``; specs/usb-transport.md §3.5 has the
+    /// figures). Yielding under the lock keeps the packets in order; the stream's continuation
+    /// never calls back into the pump.
     private func deliver(_ bytes: UnsafeRawBufferPointer) {
-        let (packets, continuation) = state.withLock { state -> ([[UInt8]], AsyncThrowingStream<[UInt8], any Error>.Continuation?) in
-            if stripsFTDIStatus {
-                state.scratch.removeAll(keepingCapacity: true)
-                FTDI.appendPayload(of: bytes, maxPacketSize: maxPacketSize, to: &state.scratch)
-                state.framer.append(state.scratch)
-            } else {
-                state.framer.append(bytes)
-            }
-            var packets: [[UInt8]] = []
-            while let packet = state.framer.nextPacket() { packets.append(packet) }
-            return (packets, state.continuation)
+        state.withLock { state in
+            let continuation = state.continuation
+            state.framing.receive(bytes) { continuation?.yield($0) }
         }
-        guard let continuation else { return }
-        for packet in packets { continuation.yield(packet) }
     }
 }
 

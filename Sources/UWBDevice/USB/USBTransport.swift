@@ -70,7 +70,7 @@ public actor USBTransport: UCITransport {
     /// - Throws: ``UWBDeviceError``: `notFound` (listing the attached kits), `invalidSpec`
     ///   (several match), `permissionDenied` (udev rule), `busy`, `unsupported`, `timeout`,
     ///   `disconnected`, `alreadyOpen`.
-    public func open() async throws -> AsyncThrowingStream<[UInt8], any Error> {
+    public func open() async throws -> UCIPacketStream {
         if let session {
             guard session.pump.hasEnded else {
                 throw UWBDeviceError(.alreadyOpen, device: name, reason: "the dev kit is already open", remedy: "Call close() first.")
@@ -198,7 +198,7 @@ public actor USBTransport: UCITransport {
 
     // MARK: Bring-up
 
-    private func bringUp(_ handle: USBDeviceHandle) async throws -> (AsyncThrowingStream<[UInt8], any Error>, Session) {
+    private func bringUp(_ handle: USBDeviceHandle) async throws -> (UCIPacketStream, Session) {
         let interfaces = try handle.interfaces()
         let catalogued = DevKit.matching(vendorID: vendorID, productID: productID)
         let kind: DevKit.Kind
@@ -234,7 +234,7 @@ public actor USBTransport: UCITransport {
     }
 
     private func bringUpCDCACM(_ handle: USBDeviceHandle, interfaces: [USBInterfaceInfo], catalogued: DevKit?)
-        async throws -> (AsyncThrowingStream<[UInt8], any Error>, Session) {
+        async throws -> (UCIPacketStream, Session) {
         guard let data = interfaces.first(where: { $0.interfaceClass == 0x0A }),
               let bulkIn = data.endpoints.first(where: { $0.isBulk && $0.isIn }),
               let bulkOut = data.endpoints.first(where: { $0.isBulk && !$0.isIn }) else {
@@ -277,7 +277,7 @@ public actor USBTransport: UCITransport {
     }
 
     private func bringUpFTDI(_ handle: USBDeviceHandle, interfaces: [USBInterfaceInfo], catalogued: DevKit?)
-        async throws -> (AsyncThrowingStream<[UInt8], any Error>, Session) {
+        async throws -> (UCIPacketStream, Session) {
         guard let interface = interfaces.first,
               let bulkIn = interface.endpoints.first(where: { $0.isBulk && $0.isIn }),
               let bulkOut = interface.endpoints.first(where: { $0.isBulk && !$0.isIn }) else {
@@ -318,12 +318,12 @@ public actor USBTransport: UCITransport {
     }
 
     private func startPump(_ handle: USBDeviceHandle, kit: DevKit, detached: [UInt8], claimed: [UInt8]) throws
-        -> (AsyncThrowingStream<[UInt8], any Error>, Session) {
+        -> (UCIPacketStream, Session) {
         let pump = try USBInPump(
             handle: handle, endpoint: kit.bulkIn, maxPacketSize: kit.maxPacketSize,
             count: configuration.inTransfersInFlight, size: configuration.inTransferSize,
             stripsFTDIStatus: kit.kind == .ft230x, logger: logger)
-        let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        let (stream, continuation) = UCIPacketStream.makeStream()
         try pump.start(continuation)
         return (stream, Session(handle: handle, pump: pump, kit: kit, bulkOut: kit.bulkOut, claimed: claimed, detached: detached))
     }

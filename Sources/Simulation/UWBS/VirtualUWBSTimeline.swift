@@ -1,0 +1,57 @@
+import NearbyBase
+
+/// The time of a ``VirtualUWBSWorld``: world time (real or manual) and the scenario's clock.
+/// Pure bookkeeping, apart from the devices and the scheduler that reads it.
+struct VirtualUWBSTimeline: Sendable {
+    /// How world time passes.
+    let clock: SimulationClock
+    /// When the scenario's clock starts.
+    let scenarioStart: ScenarioStart
+    private var manualTime = 0.0
+    private let realStart = ContinuousClock.now
+    /// World time at which the scenario's clock is 0 (`nil` before it started).
+    private var scenarioEpoch: Double?
+
+    init(clock: SimulationClock, scenarioStart: ScenarioStart) {
+        self.clock = clock
+        self.scenarioStart = scenarioStart
+    }
+
+    /// World time, seconds since the world was created (or as far as the manual clock moved).
+    var now: Double {
+        switch clock {
+        case .manual: manualTime
+        case .realTime(let speed): realStart.duration(to: .now).inSeconds * speed
+        }
+    }
+
+    /// `true` for ``SimulationClock/manual``.
+    var isManual: Bool {
+        if case .manual = clock { true } else { false }
+    }
+
+    /// Manual clock: world time moves to `time` if that is later (a round due then runs).
+    mutating func moveManualTime(to time: Double) {
+        if isManual { manualTime = max(manualTime, time) }
+    }
+
+    /// Scenario time at world time `time`, `nil` before the scenario started.
+    func scenarioTime(at time: Double) -> Double? {
+        switch scenarioStart {
+        case .worldCreation: time
+        case .firstRanging: scenarioEpoch.map { time - $0 }
+        }
+    }
+
+    /// Restarts the scenario: its clock is 0 now (with ``ScenarioStart/firstRanging``, at the
+    /// next paired round).
+    mutating func restartScenario() {
+        scenarioEpoch = scenarioStart == .firstRanging ? nil : now
+    }
+
+    /// Scenario time of a paired round at `time`, starting the scenario's clock on the first.
+    mutating func startScenarioIfNeeded(at time: Double) -> Double {
+        if scenarioStart == .firstRanging, scenarioEpoch == nil { scenarioEpoch = time }
+        return scenarioTime(at: time) ?? 0
+    }
+}

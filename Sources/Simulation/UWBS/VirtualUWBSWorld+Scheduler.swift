@@ -1,0 +1,82 @@
+import Logging
+
+// Time and the scheduler: world time (``VirtualUWBSTimeline``), the manual clock's
+// ``advance(by:)`` and the real-time loop (``VirtualUWBSScheduler``) that run the rounds due.
+extension VirtualUWBSWorld {
+    /// World time, seconds since the world was created (or as far as ``advance(by:)`` moved it).
+    public var now: Double { timeline.now }
+
+    /// Scenario time at world time `time`, `nil` before the scenario started.
+    public func scenarioTime(at time: Double) -> Double? {
+        timeline.scenarioTime(at: time)
+    }
+
+    /// Restarts the scenario: its clock is 0 now (with ``ScenarioStart/firstRanging``, at the
+    /// next paired round).
+    public func restartScenario() {
+        timeline.restartScenario()
+    }
+
+    /// Manual clock: moves time forward by `seconds`, running every round due on the way, in
+    /// order, before returning.
+    /// - Throws: ``VirtualUWBSError``: `notManualClock` with a real-time clock,
+    ///   `invalidParameter` unless `0 ≤ seconds ≤ 86400`.
+    public func advance(by seconds: Double) throws(VirtualUWBSError) {
+        guard timeline.isManual else {
+            throw VirtualUWBSError(.notManualClock, "advance(by:) needs a world with the manual clock; this one runs in \(clock)")
+        }
+        guard seconds >= 0, seconds <= 86400 else {
+            throw VirtualUWBSError(.invalidParameter, "cannot advance by \(seconds) s, expected 0 ... 86400 s")
+        }
+        let target = timeline.now + seconds
+        runDueRounds(upTo: target)
+        timeline.moveManualTime(to: target)
+    }
+
+    /// Real time: starts the scheduler loop (once; never after shutdown).
+    func ensureScheduler() {
+        guard case .realTime = clock, !scheduler.isStarted, !isShutDown else { return }
+        scheduler.start { [weak self] in
+            guard let self else { return nil }
+            return await self.schedulerStep()
+        }
+    }
+
+    /// Runs what is due and returns a task that sleeps until the next round (or half a second).
+    private func schedulerStep() -> Task<Void, Never>? {
+        guard !isShutDown, case .realTime(let speed) = clock else { return nil }
+        let time = now
+        runDueRounds(upTo: time)
+        let wait = nextDueTime().map { max(0, ($0 - now) / speed) } ?? 0.5
+        return scheduler.sleep(seconds: wait)
+    }
+
+    /// Something changed (a command, a peer, a fault): the scheduler looks at the rounds now.
+    func wakeScheduler() { scheduler.wake() }
+
+    private func nextDueTime() -> Double? {
+        devices.values.compactMap(\.uwbs.nextDueTime).min()
+    }
+
+    /// Runs every round due at or before `target`, earliest first; at equal times controllers
+    /// before controlees (so a controlee's reception check sees the round of that instant).
+    func runDueRounds(upTo target: Double) {
+        var guardCount = 0
+        while guardCount < 1_000_000 {
+            guardCount += 1
+            var best: (due: Double, rank: Int, id: VirtualUWBSDeviceID, token: UInt32)?
+            for id in devices.keys.sorted() {
+                guard let device = devices[id] else { continue }
+                for round in device.uwbs.dueRounds(upTo: target) {
+                    let rank = round.isController ? 0 : 1
+                    if let current = best, (current.due, current.rank) <= (round.due, rank) { continue }
+                    best = (round.due, rank, id, round.token)
+                }
+            }
+            guard let best else { return }
+            timeline.moveManualTime(to: best.due)
+            runRound(device: best.id, token: best.token, at: best.due)
+        }
+        logger.error("more than a million ranging rounds were due at once; the scheduler stopped early")
+    }
+}
