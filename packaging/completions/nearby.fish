@@ -54,7 +54,7 @@ function __nearby_parse_tokens -S
             case 'info'
                 __nearby_parse_subcommand 0 'device=' 'json' 'verbose' 'log-level=' 'version' 'h/help'
             case 'range'
-                __nearby_parse_subcommand 0 'device=' 'session-id=' 'channel=' 'preamble=' 'role=' 'controller' 'controlee' 'mac=' 'peer=+' 'interval-ms=' 'count=' 'json' 'verbose' 'log-level=' 'version' 'h/help'
+                __nearby_parse_subcommand 0 'device=' 'session-id=' 'channel=' 'preamble=' 'role=' 'controller' 'controlee' 'mac=' 'peer=+' 'interval-ms=' 'count=' 'angles=' 'json' 'verbose' 'log-level=' 'version' 'h/help'
             case 'raw'
                 __nearby_parse_subcommand -r 1 'device=' 'timeout=' 'listen=' 'version' 'h/help'
             end
@@ -318,6 +318,7 @@ complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options 
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range"' -l 'peer' -d 'The peer\'s MAC address; repeat it for a one-to-many controller.' -rfka ''
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" interval-ms' -l 'interval-ms' -d 'Milliseconds between ranging rounds.' -rfka ''
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" count' -l 'count' -d 'Stop after this many range samples (default: until Ctrl-C).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" angles' -l 'angles' -d 'How the UWBS encodes angles and RSSI: fira (Q9.7 degrees, the dev kits) or pica (whole degrees, RSSI 0xFF: google/pica\'s emulator).' -rfka ''
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" json' -l 'json' -d 'Print one JSON object per range sample.'
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" verbose' -l 'verbose' -d 'Log every UCI command and response on standard error (--log-level debug).'
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb range" log-level' -l 'log-level' -d 'Log level on standard error: trace, debug, info, notice, warning, error, critical (default: warning, or the config file\'s output.log_level).' -rfka 'trace debug info notice warning error critical'

@@ -141,6 +141,8 @@ extension AccessorySession {
             emit(.uwb(event))
             uwbInterrupted = false
             pipeline.expectSamples(since: scaled(MonotonicTime.seconds()))
+        case .measurements:
+            return
         case .restoreFailed(let error):
             emit(.uwb(event))
             uwbSession = nil

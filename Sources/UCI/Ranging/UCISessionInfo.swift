@@ -132,6 +132,16 @@ public struct UCISessionInfo: Sendable, Hashable {
             measurements: measurements, vendorData: vendorData)
     }
 
+    /// How many measurements the notification carries.
+    public var measurementCount: Int {
+        switch measurements {
+        case .twoWay(let list): list.count
+        case .dlTDoA(let list): list.count
+        case .owrAoA(let list): list.count
+        case .raw(let count, _): Int(count)
+        }
+    }
+
     /// The payload bytes.
     /// - Throws: ``UCIError/Code/invalidLength`` if there are more than 255 measurements or a
     ///   measurement's address size differs from ``usesExtendedAddresses``.
@@ -224,9 +234,10 @@ extension UCISessionInfoView {
     ///   - timestamp: when the notification arrived, in seconds on a monotonic clock.
     ///   - includeAzimuth: report the azimuth (default `true`).
     ///   - includeElevation: report the elevation (default `true`).
+    ///   - dialect: how the UWBS encodes angles and RSSI (default FiRa's).
     @inlinable
     public func forEachSample(
-        timestamp: Double, includeAzimuth: Bool = true, includeElevation: Bool = true,
+        timestamp: Double, includeAzimuth: Bool = true, includeElevation: Bool = true, dialect: UCIMeasurementDialect = .fira,
         _ body: (UCIPeerRangeSample) throws -> Void
     ) rethrows {
         let session = self.session
@@ -248,7 +259,7 @@ extension UCISessionInfoView {
                 let sample = UCITwoWayMeasurement.rangeSample(
                     timestamp: timestamp, status: raw[offset], nlos: raw[offset + 1], distance: UInt16(bitPattern: i16(2)),
                     azimuth: i16(4), azimuthFigureOfMerit: raw[offset + 6], elevation: i16(7), elevationFigureOfMerit: raw[offset + 9],
-                    rssi: raw[offset + 17], includeAzimuth: includeAzimuth, includeElevation: includeElevation)
+                    rssi: raw[offset + 17], includeAzimuth: includeAzimuth, includeElevation: includeElevation, dialect: dialect)
                 try body(UCIPeerRangeSample(session: session, peer: peer, sample: sample))
             }
         }

@@ -55,6 +55,8 @@ public actor UCIClient {
     var readerTask: Task<Void, Never>?
     var readerGeneration = 0
     var readyWaiter: Promise<Void>?
+    /// Notification types whose trailing bytes were logged (once each).
+    var trailingBytesLogged: Set<UCIOpcode> = []
     var resetInFlight = false
 
     // The operation gate: one multi-command operation at a time, recovery first.

@@ -1,3 +1,5 @@
+public import UCI
+
 /// Timeouts, retries and recovery settings of a ``UCIClient``. The defaults follow AOSP's
 /// uwb_core (2 s response timeout; a command sent at most `MAX_RETRY_COUNT` = 3 times in all)
 /// and suit the supported dev kits.
@@ -30,6 +32,12 @@ public struct UCIClientConfiguration: Sendable, Hashable {
     public var sampleBufferSize: Int
     /// Read CORE_GET_CAPS_INFO during ``UCIClient/open()``.
     public var readsCapabilities: Bool
+    /// NXP SR1xx board configuration, sent when the UWBS reports NXP's hardware-init state
+    /// (DEVICE_STATUS_NTF 0x00) at bring-up. Default ``NXPBoardConfiguration/nxpReference``.
+    public var boardConfiguration: NXPBoardConfiguration
+    /// How the UWBS encodes angles and RSSI in range data: FiRa's Q9.7 degrees (default), or
+    /// google/pica's whole degrees with RSSI 0xFF (``UCI/UCIMeasurementDialect/pica``).
+    public var measurementDialect: UCIMeasurementDialect
 
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
@@ -37,7 +45,8 @@ public struct UCIClientConfiguration: Sendable, Hashable {
         readyTimeout: Duration = .seconds(1),
         reconnectDelays: [Duration] = [.milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)],
         reconnectTimeout: Duration? = nil, maximumConsecutiveRecoveries: Int = 3, sampleBufferSize: Int = 1024,
-        readsCapabilities: Bool = true
+        readsCapabilities: Bool = true, measurementDialect: UCIMeasurementDialect = .fira,
+        boardConfiguration: NXPBoardConfiguration = .nxpReference
     ) {
         self.responseTimeout = responseTimeout
         self.commandRetries = max(0, commandRetries)
@@ -48,5 +57,8 @@ public struct UCIClientConfiguration: Sendable, Hashable {
         self.maximumConsecutiveRecoveries = max(1, maximumConsecutiveRecoveries)
         self.sampleBufferSize = max(1, sampleBufferSize)
         self.readsCapabilities = readsCapabilities
+        self.measurementDialect = measurementDialect
+        self.boardConfiguration = boardConfiguration
     }
+
 }
