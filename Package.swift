@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C system libraries: module map + shim.h only.
@@ -65,7 +66,12 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "LowEnergy",
-            dependencies: ["CBluetooth", "NearbyBase", "NearbySupport", logging],
+            dependencies: [
+                "CBluetooth", "NearbyBase", "NearbySupport", logging,
+                // Security Manager: P-256 (Crypto) and the AES-128 block function (_CryptoExtras).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "Accessories",

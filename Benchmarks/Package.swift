@@ -42,6 +42,15 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "SecurityBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LowEnergy", package: "nearby"),
+            ],
+            path: "Benchmarks/SecurityBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "UWBClientBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -82,6 +82,10 @@ extension ConfigurationFile {
         hci = "hci:0"
         # The UWB dev kit: usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim.
         uwb = "usb:1915:520f"
+        # Legacy (Bluetooth 4.x) scan and connect commands even on a Bluetooth 5 controller.
+        hci_legacy = false
+        # Own BLE address: "random" (a static address stored per controller) or "public".
+        own_address = "random"
 
         [retry]
         # Restart ranging when the accessory is lost ([zones] lost_after) while it is still near.

@@ -315,13 +315,21 @@ public enum ConfigurationFile {
 
     private static func transports(_ table: TOMLTable, _ d: ConfigDecoder, _ validators: TransportValidators) -> TransportSettings {
         let path = "transports"
-        d.rejectUnknownKeys(table, at: path, allowed: ["hci", "uwb"])
+        d.rejectUnknownKeys(table, at: path, allowed: ["hci", "uwb", "hci_legacy", "own_address"])
         var settings = TransportSettings()
         if let hci = d.string(table, "hci", at: path, expected: "a controller spec such as \"hci:0\"") {
             if let problem = validators.hci(hci) { d.issue("transports.hci", problem) } else { settings.hci = hci }
         }
         if let uwb = d.string(table, "uwb", at: path, expected: "a UWB device spec such as \"usb:1915:520f\"") {
             if let problem = validators.uwb(uwb) { d.issue("transports.uwb", problem) } else { settings.uwb = uwb }
+        }
+        settings.hciLegacy = d.bool(table, "hci_legacy", at: path)
+        if let own = d.string(table, "own_address", at: path, expected: "\"random\" or \"public\"") {
+            if own == "random" || own == "public" {
+                settings.ownAddress = own
+            } else {
+                d.issue("transports.own_address", "'\(own)' is not an own address kind; write \"random\" (stored per controller) or \"public\"")
+            }
         }
         return settings
     }

@@ -5,16 +5,25 @@ public struct TransportSettings: Sendable, Hashable {
     public var hci: String?
     /// The UWB device: `usb:VID:PID[@BUS.ADDR]`, `serial:PATH[@BAUD]`, `tcp:HOST:PORT` or `sim` (`uwb`).
     public var uwb: String?
+    /// Use the legacy (Bluetooth 4.x) scan and connect commands even on a Bluetooth 5
+    /// controller (`hci_legacy`, the CLI's `--hci-legacy`).
+    public var hciLegacy: Bool?
+    /// The own BLE address: `random` (a random static address stored per controller, the
+    /// default) or `public` (the controller's) (`own_address`, the CLI's `--own-address`).
+    public var ownAddress: String?
 
     /// Creates settings; `nil` = not set.
-    public init(hci: String? = nil, uwb: String? = nil) {
+    public init(hci: String? = nil, uwb: String? = nil, hciLegacy: Bool? = nil, ownAddress: String? = nil) {
         self.hci = hci
         self.uwb = uwb
+        self.hciLegacy = hciLegacy
+        self.ownAddress = ownAddress
     }
 
     /// These settings with every value set in `flags` replacing this one (flags win).
     public func overridden(by flags: TransportSettings) -> TransportSettings {
-        TransportSettings(hci: flags.hci ?? hci, uwb: flags.uwb ?? uwb)
+        TransportSettings(hci: flags.hci ?? hci, uwb: flags.uwb ?? uwb, hciLegacy: flags.hciLegacy ?? hciLegacy,
+                          ownAddress: flags.ownAddress ?? ownAddress)
     }
 }
 

@@ -107,6 +107,17 @@ struct HCIOptions: ParsableArguments {
     @Flag(name: .long, help: "Log HCI and host activity on standard error (--log-level debug).")
     var verbose = false
 
+    @Flag(name: .customLong("hci-legacy"), help: "Use the legacy (Bluetooth 4.x) scan and connect commands, for Bluetooth 5 controllers that refuse the extended ones.")
+    var hciLegacy = false
+
+    @Option(name: .customLong("own-address"), help: "The own BLE address: random (a static address generated once per controller and stored, the default) or public (the controller's).")
+    var ownAddress: OwnAddressArgument = .random
+
+    /// `--own-address`.
+    enum OwnAddressArgument: String, ExpressibleByArgument, CaseIterable {
+        case random, `public`
+    }
+
     @OptionGroup var logging: LogOptions
 
     /// Configures logging (`--log-level`, `--verbose`) and returns a logger labelled `label`.
@@ -124,12 +135,19 @@ struct HCIOptions: ParsableArguments {
         }
     }
 
+    /// The host configuration these flags describe.
+    var configuration: BLEHostConfiguration {
+        BLEHostConfiguration(ownAddress: ownAddress == .public ? .public : .randomStatic(nil), commandSet: hciLegacy ? .legacy : .automatic)
+    }
+
     /// Opens and starts the host, or prints why not and exits 1.
-    func openHost() async throws -> BLEHost {
+    /// - Parameter security: bonds and identity (from the accessory store), pairing policy and
+    ///   prompts; default: nothing stored.
+    func openHost(security: SecurityContext = SecurityContext()) async throws -> BLEHost {
         let spec = try spec()
         let logger = logger("nearby.ble")
         do {
-            return try await BLEHost.open(spec, logger: logger)
+            return try await BLEHost.open(spec, configuration: configuration, security: security, logger: logger)
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)

@@ -48,6 +48,12 @@ struct RangeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The BLE controller: hci:N, tcp:HOST:PORT or serial:PATH[@BAUD] (default: the config file's, else hci:0).", valueName: "spec"))
     var hci: String?
 
+    @Flag(name: .customLong("hci-legacy"), help: "Use the legacy (Bluetooth 4.x) scan and connect commands (config: transports.hci_legacy).")
+    var hciLegacy = false
+
+    @Option(name: .customLong("own-address"), help: "The own BLE address: random (stored per controller) or public (config: transports.own_address).")
+    var ownAddress: HCIOptions.OwnAddressArgument?
+
     @Option(help: ArgumentHelp("The UWB dev kit: \(UWBDeviceTarget.forms) (default: the config file's, else the only one plugged in).", valueName: "spec"))
     var uwb: String?
 
@@ -77,7 +83,9 @@ struct RangeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try options.settings(transports: TransportSettings(hci: hci, uwb: uwb), hookCommand: HookCommandLine.command)
+        let configuration = try options.settings(
+            transports: TransportSettings(hci: hci, uwb: uwb, hciLegacy: hciLegacy ? true : nil, ownAddress: ownAddress?.rawValue),
+            hookCommand: HookCommandLine.command)
         let settings = try options.runSettings(configuration)
         let hci = try HCITransportSpec(parsing: configuration.transports.hci ?? "hci:0")
         let logger = Logger(label: "nearby")
@@ -89,7 +97,13 @@ struct RangeCommand: AsyncParsableCommand {
         let uwbSpec = try configuration.transports.uwb.map(UWBClientSetup.spec)
         let live: LiveRanging
         do {
-            live = try await LiveRanging.open(uwb: uwbSpec, hci: hci, settings: settings, logger: logger)
+            // Bonded accessories are encrypted with their stored keys; this host's stored identity
+            // makes it the central they paired with.
+            let host = BLEHostConfiguration(
+                ownAddress: configuration.transports.ownAddress == "public" ? .public : .randomStatic(nil),
+                commandSet: configuration.transports.hciLegacy == true ? .legacy : .automatic)
+            live = try await LiveRanging.open(
+                uwb: uwbSpec, hci: hci, host: host, security: store.securityContext(), settings: settings, logger: logger)
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)

@@ -19,10 +19,19 @@ struct SetupCommand: AsyncParsableCommand {
             first|ADDRESS|NAME picks without asking (scripts). The picked accessory is connected, \
             must offer a known data channel, and is stored (set up again: its id is kept).
 
+            --pair pairs with it (LE Secure Connections, or legacy pairing for older \
+            accessories) and stores the keys with it: numeric comparisons and passkeys are asked \
+            on the terminal, or answered by --confirm / --passkey N in scripts. --repair NAME \
+            pairs a stored accessory again after it forgot the bond (its old keys are removed \
+            first). This computer keeps one random static address per controller (or \
+            --own-address public), so a bonded accessory recognises it.
+
             Examples:
               nearby setup --name "Kitchen tag"
               nearby setup --hci tcp:127.0.0.1:5000 --pick first --timeout 20 --json
               nearby setup --service 6E400001-B5A3-F393-E0A9-E50E24DCCA9E --range immediate
+              nearby setup --pair --name "Kitchen tag"
+              nearby setup --repair "Kitchen tag" --passkey 123456
             """
     )
 
@@ -39,6 +48,7 @@ struct SetupCommand: AsyncParsableCommand {
     var connectTimeout: Double = 10
     @Flag(name: .long, help: "Print the stored record as JSON on standard output.")
     var json = false
+    @OptionGroup var pairingOptions: PairingOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var hciOptions: HCIOptions
 
@@ -62,14 +72,34 @@ struct SetupCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let items = try items()
-        let host = try await hciOptions.openHost()
-        let logger = hciOptions.logger("nearby.accessories")
+        var items = try items()
         let store = storeOptions.open()
+        var pick = pick
+        var name = name
+        if let repair = pairingOptions.repair {
+            // Pair a stored accessory again: drop its old keys, then set it up with pairing.
+            let record: AccessoryRecord
+            do {
+                record = try await store.removeBond(repair)
+            } catch {
+                UWBConsole.error("error: \(error)")
+                throw ExitCode(1)
+            }
+            UWBConsole.error("removed the stored keys of \(record); pairing it again")
+            pick = pick ?? record.address.description
+            name = name ?? record.displayName
+            let descriptor = try record.descriptor ?? DiscoveryDescriptor(
+                serviceUUID: record.dataChannel?.service ?? DataChannelService.nordicUART.service)
+            items = [DisplayItem(name: record.displayName, descriptor: descriptor)]
+        }
+        let security = store.securityContext(configuration: pairingOptions.configuration, delegate: pairingOptions.delegate)
+        let host = try await hciOptions.openHost(security: security)
+        let logger = hciOptions.logger("nearby.accessories")
         var setup = AccessorySetup(host: host, items: items, store: store,
                                    connectTimeout: .milliseconds(Int(connectTimeout * 1000)), logger: logger)
         // Setting a stored accessory up again keeps the name it was given unless --name says another.
-        setup.whenStored = name == nil ? .refresh : .update
+        setup.whenStored = name == nil || pairingOptions.repair != nil ? .refresh : .update
+        setup.pairing = pairingOptions.pairs
         let chooser: any PickerFrontEnd
         let limit: Double?
         if let pick {
@@ -112,7 +142,12 @@ struct SetupCommand: AsyncParsableCommand {
             case .updated: verb = "set up again (id kept)"
             case .alreadyStored: verb = "already stored"
             }
-            UWBConsole.error("\(verb) \(record), data channel \(result.dataChannel), stored in \(store.path)")
+            var paired = ""
+            if let bond = record.bond, pairingOptions.pairs {
+                paired = ", paired (\(bond.secureConnections ? "LE Secure Connections" : "legacy pairing"), "
+                    + "\(bond.authenticated ? "authenticated" : "Just Works"), \(bond.keySize)-byte key)"
+            }
+            UWBConsole.error("\(verb) \(record), data channel \(result.dataChannel)\(paired), stored in \(store.path)")
         case .failure(let error):
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)

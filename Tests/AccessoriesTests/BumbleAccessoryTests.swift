@@ -238,4 +238,25 @@ struct BumbleAccessoryTests {
         await host.close()
         #expect(await monitor.seenRecently(try #require(BluetoothAddress("C0:00:00:00:00:02"))))
     }
+
+    @Test("a bonded accessory with resolvable private addresses is heard under its identity (stored IRK)")
+    func monitorResolvesPrivateAddresses() async throws {
+        let irk = try #require(SecurityKey(hex: "ec0234a357c8ad05341010a60a397d9b"))
+        let peer = try await BumblePeerProcess(["--rpa-irk", irk.hexString])
+        defer { peer.stop() }
+        let identity = IdentityAddress(address: try #require(BluetoothAddress("F0:F1:F2:F3:F4:F5")), type: .random)
+        let bonds = InMemoryBondStore([Bond(peerIdentity: identity, peerLongTermKey: nil, localLongTermKey: nil, peerIRK: irk,
+                                            keySize: 16, authenticated: false, secureConnections: true)])
+        let host = try await BLEHost.open(.tcp(host: "127.0.0.1", port: UInt16(peer.port)),
+                                          configuration: BLEHostConfiguration(commandTimeout: .seconds(5)),
+                                          security: SecurityContext(bonds: bonds), logger: Self.logger)
+        let monitor = AdvertisingMonitor(host: host, window: .seconds(5), listen: .seconds(3), logger: Self.logger)
+        #expect(await monitor.seenRecently(identity.address), "advertising only from private addresses, found by identity")
+        let rpaLine = try #require(peer.lines("RPA address=").first)
+        let rpa = try #require(BluetoothAddress(String(rpaLine.dropFirst("RPA address=".count).prefix(17))))
+        #expect(rpa != identity.address && rpa.randomAddressKind == .resolvablePrivate)
+        #expect(await monitor.lastHeard(rpa) != nil)
+        #expect(await monitor.lastHeard(identity.address) != nil)
+        await host.close()
+    }
 }

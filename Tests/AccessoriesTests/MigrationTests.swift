@@ -69,8 +69,58 @@ struct MigrationTests {
             KnownDevice(adapter: adapter, address: BluetoothAddress("AA:BB:CC:DD:EE:02")!, addressType: .public, name: "Sensor",
                         supportsLE: true, bonding: .none),
             KnownDevice(adapter: adapter, address: BluetoothAddress("F0:F1:F2:F3:F4:F5")!, addressType: .random, name: "Kitchen Tag",
-                        supportsLE: true, bonding: .bonded),
+                        supportsLE: true, bonding: .bonded, bond: Self.tagBond),
         ])
+    }
+
+    /// The tag's keys: BlueZ writes them least significant byte first; a bond holds them most
+    /// significant first.
+    static let tagBond = Bond(
+        peerIdentity: IdentityAddress(address: BluetoothAddress("F0:F1:F2:F3:F4:F5")!, type: .random),
+        peerLongTermKey: LongTermKey(key: SecurityKey(hex: "efcdab8967452301efcdab8967452301")!),
+        localLongTermKey: nil, peerIRK: SecurityKey(hex: "ffeeddccbbaa99887766554433221100")!,
+        keySize: 16, authenticated: false, secureConnections: false)
+
+    @Test("BlueZ keys: Secure Connections (Authenticated=3) and legacy LTKs with EDIV/Rand, both directions")
+    func parseKeys() {
+        let secure = BlueZBondDirectory.parseInfo("""
+            [General]
+            AddressType=public
+            SupportedTechnologies=LE;
+
+            [LongTermKey]
+            Key=000102030405060708090A0B0C0D0E0F
+            Authenticated=3
+            EncSize=16
+            EDiv=0
+            Rand=0
+            """, adapter: .zero, address: BluetoothAddress("AA:BB:CC:DD:EE:01")!)
+        let bond = try? #require(secure.bond)
+        #expect(bond?.secureConnections == true && bond?.authenticated == true)
+        #expect(bond?.peerLongTermKey?.key.hexString == "0f0e0d0c0b0a09080706050403020100")
+        #expect(bond?.localLongTermKey == bond?.peerLongTermKey, "one LTK for both roles with Secure Connections")
+        #expect(bond?.peerIdentity == IdentityAddress(address: BluetoothAddress("AA:BB:CC:DD:EE:01")!, type: .public))
+        let legacy = BlueZBondDirectory.parseInfo("""
+            [General]
+            AddressType=static
+            [LongTermKey]
+            Key=11111111111111111111111111111111
+            Authenticated=1
+            EncSize=7
+            EDiv=4660
+            Rand=18446744073709551615
+            [SlaveLongTermKey]
+            Key=22222222222222222222222222222222
+            Authenticated=1
+            EncSize=7
+            EDiv=1
+            Rand=2
+            """, adapter: .zero, address: BluetoothAddress("F0:00:00:00:00:01")!)
+        #expect(legacy.bond?.secureConnections == false && legacy.bond?.authenticated == true && legacy.bond?.keySize == 7)
+        #expect(legacy.bond?.peerLongTermKey?.ediv == 4660 && legacy.bond?.peerLongTermKey?.rand == UInt64.max)
+        #expect(legacy.bond?.localLongTermKey?.ediv == 1 && legacy.bond?.localLongTermKey?.rand == 2)
+        #expect(legacy.bond?.localLongTermKey?.key.hexString == String(repeating: "22", count: 16))
+        #expect(!"\(legacy)".contains("1111"), "descriptions never show keys")
     }
 
     @Test("migrate --bluez stores the LE devices with BlueZ's data; already stored ones are kept; one address only")
@@ -85,6 +135,9 @@ struct MigrationTests {
         let tag = records[1]
         #expect(tag.displayName == "Kitchen Tag" && tag.advertisedName == "Kitchen Tag")
         #expect(tag.addressType == .random && tag.bonding == .bonded && tag.origin == .migratedBlueZ)
+        #expect(tag.bond == Self.tagBond, "BlueZ's LTK, IRK and identity are imported")
+        #expect(await store.bond(for: Self.tagBond.peerIdentity) == Self.tagBond, "and serve the BLE host as its bond store")
+        #expect(await store.resolvingKeys() == [ResolvingKey(identity: Self.tagBond.peerIdentity, irk: Self.tagBond.peerIRK!)])
         #expect(tag.descriptor == nil && tag.dataChannel == nil)
         #expect(records[0].bonding == .none && records[0].addressType == .public)
         let again = try await store.migrate(from: bluez, only: BluetoothAddress("F0:F1:F2:F3:F4:F5"), displayName: "other")

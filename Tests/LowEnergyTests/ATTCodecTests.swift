@@ -42,7 +42,7 @@ struct ATTCodecTests {
             guard case BluetoothError.attError(let code, let request, let handle) = error else { return false }
             let text = "\(error)"
             return code == .insufficientAuthentication && request == "Read Request" && handle == 0x20
-                && text.contains("Insufficient Authentication") && text.contains("pair the accessory first")
+                && text.contains("Insufficient Authentication") && text.contains("nearby setup --pair")
         }
         #expect(throws: BluetoothError.self) {
             _ = try ATTResponse.decode([0x09, 0x07, 0x0E, 0x00], for: .readByType(start: 1, end: 2, type: .characteristicDeclaration))
@@ -81,14 +81,6 @@ struct ATTCodecTests {
             Issue.record("a malformed packet must be ignored")
             return
         }
-    }
-
-    @Test("pairing requests are refused with Pairing Failed / Pairing Not Supported")
-    func securityManager() {
-        #expect(SecurityManagerResponder.handle([0x0B, 0x01]).reply == [0x05, 0x05])
-        #expect(SecurityManagerResponder.handle([0x0B, 0x01]).pairingRequested)
-        #expect(SecurityManagerResponder.handle([0x01, 0x03, 0x00, 0x01, 0x10, 0x07, 0x07]).reply == [0x05, 0x05])
-        #expect(SecurityManagerResponder.handle([0x05, 0x05]).reply == nil)
     }
 
     @Test("the bearer routes notifications, confirms indications and answers the peer's requests")

@@ -116,11 +116,13 @@ extension BumbleTests {
             await host.close()
         }
 
-        @Test("an ATT error is named and says what to do: reading Qorvo's pairing characteristic")
+        @Test("an ATT error is named and says what to do: reading Qorvo's pairing characteristic, automatic pairing off")
         func attErrorIsNamed() async throws {
             let peer = try await BumblePeer.start(["--services", "qorvo,test"])
             defer { peer.stop() }
-            let host = try await peer.startHost()
+            var noPairing = SecurityConfiguration()
+            noPairing.pairWhenRequired = false
+            let host = try await peer.startHost(security: SecurityContext(configuration: noPairing))
             let connection = try await host.connect(to: peer.accessoryAddress, type: .random)
             let security = try await PeerGATT.characteristic(PeerGATT.qorvoSecurity, in: DataChannelService.qorvoNI.service, of: connection)
             await #expect {
@@ -129,7 +131,7 @@ extension BumbleTests {
                 guard case BluetoothError.attError(let code, let request, let handle) = error else { return false }
                 let text = "\(error)"
                 return code == .insufficientAuthentication && request == "Read Request" && handle == security.valueHandle
-                    && text.contains("Insufficient Authentication") && text.contains("pair the accessory first")
+                    && text.contains("Insufficient Authentication") && text.contains("nearby setup --pair")
             }
             #expect(connection.isConnected, "an ATT error does not end the connection")
             await host.close()

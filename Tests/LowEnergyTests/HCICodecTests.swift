@@ -1,5 +1,6 @@
 import LowEnergy
 import Testing
+import NearbyTestSupport
 
 @Suite("HCI codec: framing, commands, events, ACL")
 struct HCICodecTests {
@@ -41,6 +42,33 @@ struct HCICodecTests {
         ])
         #expect(HCIOpcode.leSetScanEnable.description == "HCI LE Set Scan Enable (0x200C)")
         #expect(HCIOpcode(rawValue: 0xFC01).name == "OGF 0x3F OCF 0x0001")
+    }
+
+    @Test("security commands and events: LE Enable Encryption, LTK replies, key size, Encryption Change (v1, v2), Key Refresh, LTK Request")
+    func securityCodec() throws {
+        let key = LongTermKey(key: SecurityKey([UInt8](1...16))!, ediv: 0x1234, rand: 0x0102_0304_0506_0708)
+        // handle, Rand (LE), EDIV (LE), LTK (least significant byte first).
+        #expect(HCICommand.leEnableEncryption(handle: 0x0040, key: key).packet.h4Bytes
+            == [0x01, 0x19, 0x20, 28, 0x40, 0x00, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x34, 0x12] + (1...16).reversed())
+        #expect(HCICommand.leEnableEncryption(handle: 1, key: key).answeredWithStatus)
+        #expect(HCICommand.leEnableEncryption(handle: 1, key: key).carriesKey)
+        #expect(HCICommand.leLongTermKeyRequestReply(handle: 2, key: key.key).packet.h4Bytes == [0x01, 0x1A, 0x20, 18, 0x02, 0x00] + (1...16).reversed())
+        #expect(HCICommand.leLongTermKeyRequestNegativeReply(handle: 2).packet.h4Bytes == [0x01, 0x1B, 0x20, 2, 0x02, 0x00])
+        #expect(HCICommand.readEncryptionKeySize(handle: 3).packet.h4Bytes == [0x01, 0x08, 0x14, 2, 0x03, 0x00])
+        #expect(try HCIEvent(decoding: [0x08, 0x04, 0x06, 0x40, 0x00, 0x00]) == .encryptionChange(status: HCIStatus(rawValue: 0x06), handle: 0x40, enabled: 0))
+        #expect(try HCIEvent(decoding: [0x59, 0x05, 0x00, 0x40, 0x00, 0x01, 0x10]) == .encryptionChange(status: .success, handle: 0x40, enabled: 1))
+        #expect(try HCIEvent(decoding: [0x30, 0x03, 0x00, 0x41, 0x00]) == .encryptionKeyRefreshComplete(status: .success, handle: 0x41))
+        #expect(try HCIEvent(decoding: [0x3E, 0x0D, 0x05, 0x40, 0x00, 8, 7, 6, 5, 4, 3, 2, 1, 0x34, 0x12])
+            == .le(.longTermKeyRequest(handle: 0x40, rand: 0x0102_0304_0506_0708, ediv: 0x1234)))
+        // Supported commands: octet 37 bits 5-7 are the extended scan / connect commands.
+        var octets = [UInt8](repeating: 0, count: 64)
+        octets[37] = 0xE0
+        #expect(SupportedCommands(octets: octets).hasExtendedScanAndConnect)
+        octets[37] = 0x60
+        #expect(!SupportedCommands(octets: octets).hasExtendedScanAndConnect)
+        octets[20] = 0x10
+        #expect(SupportedCommands(octets: octets).contains(.readEncryptionKeySize) == true)
+        #expect(SupportedCommands(octets: octets).contains(.reset) == nil, "not a command this type knows the bit of")
     }
 
     @Test("connection parameters are validated with the spec's rules")
@@ -172,7 +200,7 @@ struct HCICodecTests {
         #expect(HCIStatus.connectionTimeout.hint?.contains("out of range") == true)
         #expect(HCIStatus(rawValue: 0xEE).name == "Unknown Error Code")
         #expect(ATTErrorCode.insufficientAuthentication.description == "0x05 Insufficient Authentication")
-        #expect(ATTErrorCode.insufficientAuthentication.hint?.contains("pair the accessory first") == true)
+        #expect(ATTErrorCode.insufficientAuthentication.hint?.contains("nearby setup --pair") == true)
         let error = BluetoothError.commandFailed(command: "LE Create Connection to F0:F1:F2:F3:F4:F5", status: HCIStatus(rawValue: 0x3E))
         #expect("\(error)".contains("0x3E Connection Failed to be Established"))
         #expect("\(error)".contains("out of range"))

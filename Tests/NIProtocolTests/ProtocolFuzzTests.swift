@@ -1,5 +1,6 @@
 import NIProtocol
 import Testing
+import NearbyTestSupport
 
 /// Random bytes never crash the decoder, and whatever decodes re-encodes to the same bytes.
 @Suite struct ProtocolFuzzTests {

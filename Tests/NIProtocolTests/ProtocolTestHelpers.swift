@@ -1,31 +1,13 @@
+import NearbyTestSupport
+
 // Helpers shared by the NI accessory protocol tests.
 
-/// Bytes from the reference's (specs/reference/ni-accessory-protocol.md) hex notation: `"01 00 | 3f f5"` (spaces and `|` ignored).
-func niBytes(_ hex: String) -> [UInt8] {
-    let digits = hex.filter { $0.isHexDigit }
-    precondition(digits.count % 2 == 0, "odd number of hex digits in \(hex)")
-    var result: [UInt8] = []
-    var index = digits.startIndex
-    while index < digits.endIndex {
-        let next = digits.index(index, offsetBy: 2)
-        result.append(UInt8(digits[index..<next], radix: 16)!)
-        index = next
-    }
-    return result
-}
+/// Bytes from the reference's (specs/reference/ni-accessory-protocol.md) hex notation:
+/// `"01 00 | 3f f5"` (spaces and `|` ignored).
+func niBytes(_ hex: String) -> [UInt8] { hexBytes(hex) }
 
-/// A tiny seeded generator (SplitMix64) so fuzz runs are reproducible.
-struct NITestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seeded generator of NearbyTestSupport (fuzz runs reproduce).
+typealias NITestRandom = SeededGenerator
 
 /// The reference's TV-1: message 0x01, ACD 1.0 carrying UWB config data v1.1 (38 bytes).
 let niTV1 = niBytes(

@@ -1,6 +1,7 @@
 import NIProtocol
 import Testing
 import UCI
+import NearbyTestSupport
 
 /// Session planning against the reference's (specs/reference/ni-accessory-protocol.md) vectors: TV-1 (an accessory's ACD) planned with
 /// TV-2's choices gives TV-2 byte for byte; the accessory derives TV-3 from it; host and

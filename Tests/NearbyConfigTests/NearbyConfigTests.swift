@@ -32,7 +32,7 @@ import Testing
         #expect(hooks[1].trigger == .lost)
         #expect(hooks[1].run == ["/bin/sh", "-c", "echo \"lost $NEARBY_ACCESSORY at $NEARBY_TIMESTAMP\" >> \"$HOME/nearby-lost.log\""])
         #expect(hooks[1].timeout == HookDefinition.defaultTimeout)
-        #expect(config.transports == TransportSettings(hci: "hci:0", uwb: "usb:1915:520f"))
+        #expect(config.transports == TransportSettings(hci: "hci:0", uwb: "usb:1915:520f", hciLegacy: false, ownAddress: "random"))
         #expect(config.retry == RetrySettings(maxAttempts: 5, initialBackoff: 0.5, maxBackoff: 30))
         #expect(config.output == OutputSettings(json: false, color: .auto, logLevel: .warning))
         #expect(try config.zoneMap() == ZoneMap.standard.withoutFeatures)
@@ -208,6 +208,17 @@ import Testing
         }
         #expect(error?.description == "s:2: transports.hci: no")
         #expect(try ConfigurationFile.parse("[transports]\nuwb = \"sim\"\n", source: "s").transports.uwb == "sim")
+    }
+
+    @Test func hciLegacyAndOwnAddressAreReadAndChecked() throws {
+        let parsed = try ConfigurationFile.parse("[transports]\nhci_legacy = true\nown_address = \"public\"\n", source: "s")
+        #expect(parsed.transports.hciLegacy == true && parsed.transports.ownAddress == "public")
+        let found = issues("[transports]\nown_address = \"static\"\nhci_legacy = \"yes\"\n")
+        #expect(found.map(\.key).sorted() == ["transports.hci_legacy", "transports.own_address"])
+        #expect(found.contains { $0.message.contains("write \"random\"") })
+        // Flags win over the file.
+        let merged = TransportSettings(hciLegacy: false, ownAddress: "random").overridden(by: TransportSettings(hciLegacy: true))
+        #expect(merged.hciLegacy == true && merged.ownAddress == "random")
     }
 
     @Test func everyErrorIsReportedNotJustTheFirstAndTheMessageIsCompilerStyle() {

@@ -1,5 +1,6 @@
 import Ranging
 import Testing
+import NearbyTestSupport
 
 /// Feeds values (1 s apart, weight 1 unless given) and returns the outputs.
 func run<F: RangeFilter>(_ filter: inout F, _ values: [Double], weights: [Double]? = nil, times: [Double]? = nil) -> [Double] {
@@ -268,15 +269,5 @@ func expectGateRejectsSpikesAndBurstsButRelocks<F: RangeFilter>(
     }
 }
 
-/// A small deterministic random generator for tests.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seeded generator of NearbyTestSupport.
+typealias SplitMix64 = SeededGenerator

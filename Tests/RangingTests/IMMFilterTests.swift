@@ -1,6 +1,7 @@
 import Foundation
 import Ranging
 import Testing
+import NearbyTestSupport
 
 /// A textbook IMM (Blom & Bar-Shalom) written with general 2×2 matrices: both models carry
 /// (value, rate); "still" has F = [[1, 0], [0, 0]] and Q = diag(q_S·dt, 0), "moving" the
@@ -88,10 +89,10 @@ struct ReferenceIMM {
         var truth = 2.0
         for i in 0..<400 {
             // Still, then walking away at 1 m/s, then still again; irregular intervals, ±5 cm noise.
-            let dt = 0.08 + Double(generator.next() % 100) / 1000
+            let dt = 0.08 + Double((generator.next() as UInt64) % 100) / 1000
             t += dt
             if i >= 100 && i < 250 { truth += dt }
-            let z = truth + (Double(generator.next() % 1000) / 1000 - 0.5) * 0.1
+            let z = truth + (Double((generator.next() as UInt64) % 1000) / 1000 - 0.5) * 0.1
             let out = filter.update(FilterInput(value: z, time: t))
             let expected = reference.update(z, t, r: 0.05 * 0.05)
             #expect(abs(out - expected) < 1e-9, "sample \(i): \(out) vs \(expected)")
@@ -102,7 +103,7 @@ struct ReferenceIMM {
         var filter = IMMFilter(.standard(for: .distance))
         var kalman = KalmanFilter(.standard(for: .distance))
         var generator = SplitMix64(seed: 3)
-        func noise() -> Double { (Double(generator.next() % 1000) / 1000 - 0.5) * 0.12 }
+        func noise() -> Double { (Double((generator.next() as UInt64) % 1000) / 1000 - 0.5) * 0.12 }
         var restIMM: [Double] = []
         var restKalman: [Double] = []
         for i in 0..<100 {

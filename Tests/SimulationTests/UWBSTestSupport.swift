@@ -4,18 +4,8 @@ import Testing
 import UCI
 import UWBDevice
 
-/// Bytes from hex text: "20 00 00 01 00".
-func bytes(_ hex: String) -> [UInt8] {
-    let digits = hex.filter(\.isHexDigit)
-    var result: [UInt8] = []
-    var index = digits.startIndex
-    while index < digits.endIndex {
-        let next = digits.index(index, offsetBy: 2)
-        result.append(UInt8(digits[index..<next], radix: 16)!)
-        index = next
-    }
-    return result
-}
+/// Bytes from hex text: "20 00 00 01 00" (``NearbyTestSupport/hexBytes(_:)``).
+func bytes(_ hex: String) -> [UInt8] { hexBytes(hex) }
 
 /// Hex text of bytes, for readable failures.
 func hex(_ bytes: [UInt8]) -> String {

@@ -186,14 +186,18 @@ _nearby() {
 
 _nearby_range() {
     repeating_flags=()
-    non_repeating_flags=(--all --on-lost --on-found --json --verbose --version -h --help)
+    non_repeating_flags=(--all --hci-legacy --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--hci --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    non_repeating_options=(--hci --own-address --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--hci')
+        return
+        ;;
+    '--own-address')
+        __nearby_add_completions -W 'random'$'\n''public'
         return
         ;;
     '--uwb')
@@ -320,9 +324,9 @@ _nearby_demo() {
 
 _nearby_scan() {
     repeating_flags=()
-    non_repeating_flags=(--ignore-case --json --verbose --version -h --help)
+    non_repeating_flags=(--ignore-case --json --verbose --hci-legacy --version -h --help)
     repeating_options=()
-    non_repeating_options=(--service --company --manufacturer-data --service-data --range --name --name-contains --duration --hci --log-level)
+    non_repeating_options=(--service --company --manufacturer-data --service-data --range --name --name-contains --duration --hci --own-address --log-level)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -352,6 +356,10 @@ _nearby_scan() {
     '--hci')
         return
         ;;
+    '--own-address')
+        __nearby_add_completions -W 'random'$'\n''public'
+        return
+        ;;
     '--log-level')
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
@@ -361,9 +369,9 @@ _nearby_scan() {
 
 _nearby_setup() {
     repeating_flags=()
-    non_repeating_flags=(--ignore-case --json --verbose --version -h --help)
+    non_repeating_flags=(--ignore-case --json --pair --confirm --verbose --hci-legacy --version -h --help)
     repeating_options=()
-    non_repeating_options=(--name --service --company --manufacturer-data --service-data --range --name-contains --pick --timeout --connect-timeout --store --hci --log-level)
+    non_repeating_options=(--name --service --company --manufacturer-data --service-data --range --name-contains --pick --timeout --connect-timeout --passkey --repair --store --hci --own-address --log-level)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -399,10 +407,20 @@ _nearby_setup() {
     '--connect-timeout')
         return
         ;;
+    '--passkey')
+        return
+        ;;
+    '--repair')
+        return
+        ;;
     '--store')
         return
         ;;
     '--hci')
+        return
+        ;;
+    '--own-address')
+        __nearby_add_completions -W 'random'$'\n''public'
         return
         ;;
     '--log-level')

@@ -48,7 +48,8 @@ public actor AdvertisingMonitor {
     }
 
     /// `true` if `address` advertised within ``window``; otherwise scans for up to ``listen``
-    /// and answers whether it advertised meanwhile. Every address heard is remembered.
+    /// and answers whether it advertised meanwhile. Every address heard is remembered; a
+    /// bonded accessory's resolvable private address counts as its identity address.
     /// Returns `true` without scanning when the scan cannot start (the error is logged).
     public func seenRecently(_ address: BluetoothAddress) async -> Bool {
         if let last = lastHeardTimes[address], last.duration(to: .now) <= window { return true }
@@ -64,7 +65,9 @@ public actor AdvertisingMonitor {
             group.addTask {
                 for await advertisement in stream {
                     await self.heard(advertisement.address, at: advertisement.timestamp)
-                    if advertisement.address == address { return true }
+                    // A bonded accessory with a private address counts under its identity too.
+                    if let identity = advertisement.identity { await self.heard(identity.address, at: advertisement.timestamp) }
+                    if advertisement.address == address || advertisement.identity?.address == address { return true }
                 }
                 return false
             }

@@ -22,7 +22,9 @@ extension AccessoryStore {
     }
 
     /// Adds the LE devices BlueZ knows (its bond directory), or only `address`: name, address
-    /// type and bonding state come from the `info` file. BR/EDR-only devices are left out;
+    /// type, bonding state and the keys (LTK, IRK, identity) come from the `info` file, so a
+    /// device bonded under BlueZ is encrypted with the same keys (use the same adapter with
+    /// `--own-address public`: BlueZ paired from the adapter's public address). BR/EDR-only devices are left out;
     /// addresses already stored are kept as they are.
     /// - Parameters:
     ///   - directory: the bond directory (tests pass a fixture).
@@ -45,9 +47,15 @@ extension AccessoryStore {
         for device in devices {
             let record = AccessoryRecord(
                 displayName: displayName ?? device.name ?? device.address.description, advertisedName: device.name,
-                address: device.address, addressType: device.addressType, bonding: device.bonding, origin: .migratedBlueZ)
+                address: device.address, addressType: device.addressType, bonding: device.bonding, origin: .migratedBlueZ,
+                bond: device.bond)
             do {
-                outcomes.append(try await add(record, ifPresent: .keep))
+                var outcome = try await add(record, ifPresent: .keep)
+                if case .alreadyStored(let stored) = outcome, stored.bond == nil, let bond = device.bond {
+                    // Stored before without keys (e.g. by address): take BlueZ's keys now.
+                    outcome = .updated(try await update(stored.id) { $0.bond = bond; $0.bonding = .bonded }, previous: stored)
+                }
+                outcomes.append(outcome)
             } catch {
                 throw .store(error)
             }

@@ -68,30 +68,65 @@ public struct BlueZBondDirectory: Sendable {
         return device
     }
 
-    /// Parses one `info` file. Unknown keys and sections are ignored; never fails.
+    /// Parses one `info` file. Unknown keys and sections are ignored; never fails. Keys
+    /// (`[LongTermKey]`, `[PeripheralLongTermKey]`, `[IdentityResolvingKey]`) become a ``Bond``
+    /// whose identity is the device's directory address.
     public static func parseInfo(_ text: String, adapter: BluetoothAddress, address: BluetoothAddress) -> KnownDevice {
         var section = ""
-        var sections = Set<String>()
-        var general: [String: String] = [:]
+        var values: [String: [String: String]] = [:]
         for rawLine in text.split(whereSeparator: \.isNewline) {
             let line = String(rawLine).trimmedWhitespace
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") && line.hasSuffix("]") {
                 section = String(line.dropFirst().dropLast())
-                sections.insert(section)
+                values[section, default: [:]] = values[section] ?? [:]
                 continue
             }
-            guard section == "General", let equals = line.firstIndex(of: "=") else { continue }
-            general[String(line[..<equals]).trimmedWhitespace] = String(line[line.index(after: equals)...]).trimmedWhitespace
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            values[section, default: [:]][String(line[..<equals]).trimmedWhitespace] =
+                String(line[line.index(after: equals)...]).trimmedWhitespace
         }
+        let general = values["General"] ?? [:]
         let typeText = general["AddressType"]?.lowercased()
         let addressType: BluetoothAddressType = (typeText == "static" || typeText == "random") ? .random : .public
         let technologies = (general["SupportedTechnologies"] ?? "").split(separator: ";").map { String($0).trimmedWhitespace }
         let supportsLE = technologies.contains("LE") || (typeText != nil && technologies.isEmpty)
         let keySections: Set<String> = ["LongTermKey", "PeripheralLongTermKey", "SlaveLongTermKey"]
         let name = general["Name"].flatMap { $0.isEmpty ? nil : $0 }
+        let bond = Self.bond(values, identity: IdentityAddress(address: address, type: addressType))
         return KnownDevice(adapter: adapter, address: address, addressType: addressType, name: name,
-                           supportsLE: supportsLE, bonding: sections.isDisjoint(with: keySections) ? .none : .bonded)
+                           supportsLE: supportsLE, bonding: Set(values.keys).isDisjoint(with: keySections) ? .none : .bonded,
+                           bond: bond)
+    }
+
+    /// The bond in an info file's key sections. BlueZ writes keys as hex in wire order (least
+    /// significant byte first); `Authenticated` is the mgmt key type (0/1 legacy, 2/3/4
+    /// Secure Connections; odd or 3: authenticated). `[LongTermKey]` is the key for encrypting
+    /// as the central, `[PeripheralLongTermKey]` (formerly `[SlaveLongTermKey]`) the one given
+    /// when the device is the central.
+    static func bond(_ values: [String: [String: String]], identity: IdentityAddress) -> Bond? {
+        func key(_ section: [String: String]?) -> SecurityKey? {
+            guard let text = section?["Key"], text.count == 32, let reversed = SecurityKey(hex: text) else { return nil }
+            return SecurityKey(reversed.bytes.reversed())
+        }
+        func longTermKey(_ name: String) -> (LongTermKey, authenticated: Int, size: Int)? {
+            guard let section = values[name], let value = key(section) else { return nil }
+            let ediv = section["EDiv"].flatMap { UInt16($0) } ?? 0
+            let rand = section["Rand"].flatMap { UInt64($0) } ?? 0
+            let authenticated = section["Authenticated"].flatMap { Int($0) } ?? 0
+            let size = section["EncSize"].flatMap { Int($0) } ?? 16
+            return (LongTermKey(key: value, ediv: ediv, rand: rand), authenticated, size)
+        }
+        let central = longTermKey("LongTermKey")
+        let peripheral = longTermKey("PeripheralLongTermKey") ?? longTermKey("SlaveLongTermKey")
+        let irk = key(values["IdentityResolvingKey"])
+        guard let main = central ?? peripheral else { return nil }
+        let secureConnections = main.authenticated >= 2
+        return Bond(
+            peerIdentity: identity, peerLongTermKey: central?.0,
+            localLongTermKey: secureConnections ? (central ?? peripheral)?.0 : peripheral?.0,
+            peerIRK: irk, keySize: min(16, max(7, main.size)),
+            authenticated: main.authenticated == 1 || main.authenticated == 3, secureConnections: secureConnections)
     }
 
     /// The names in directory `path` (without `.` and `..`), or `nil` if it does not exist and

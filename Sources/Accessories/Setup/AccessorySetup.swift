@@ -27,6 +27,10 @@ public struct AccessorySetup: Sendable {
     public var whenStored: AccessoryStore.ExistingPolicy = .refresh
     /// How long a device stays in the list without a new advertisement.
     public var staleAfter: Duration
+    /// Pair with the accessory after checking its data channel (AccessorySetupKit's
+    /// `bluetoothPairingLE`; `nearby setup --pair`): the keys are stored with the record.
+    /// Default `false`. The host's ``SecurityContext`` decides the method and asks the user.
+    public var pairing = false
     private let logger: Logger
 
     /// What a successful setup did.
@@ -154,11 +158,13 @@ public struct AccessorySetup: Sendable {
         throw .cancelled
     }
 
-    /// Connects to `candidate`, checks that it offers one of ``dataChannels``, disconnects and
-    /// stores it (an address set up before keeps its id). Stops the host's scans first.
+    /// Connects to `candidate`, checks that it offers one of ``dataChannels``, pairs if
+    /// ``pairing`` is set, disconnects and stores it (an address set up before keeps its id, and
+    /// its bond unless a new one was made). Stops the host's scans first.
     /// - Throws: ``AccessorySetupError/accessoryDidNotAnswer(address:timeout:)``,
     ///   ``AccessorySetupError/accessoryRefused(address:reason:)``,
     ///   ``AccessorySetupError/noDataChannel(address:offered:known:)`` (nothing stored),
+    ///   ``AccessorySetupError/pairingFailed(address:_:)`` (nothing stored),
     ///   ``AccessorySetupError/bluetooth(_:)``, ``AccessorySetupError/store(_:)``.
     public func setUp(_ candidate: AccessoryCandidate) async throws(AccessorySetupError) -> Result {
         await host.stopScanning()
@@ -182,12 +188,22 @@ public struct AccessorySetup: Sendable {
             _ = try? await connection.disconnect()
             throw .noDataChannel(address: address, offered: services, known: dataChannels)
         }
+        var bond: Bond?
+        if pairing {
+            do {
+                bond = try await connection.security.pair()
+                logger.info("paired with \(address): \(bond!)")
+            } catch {
+                _ = try? await connection.disconnect()
+                throw .pairingFailed(address: address, error)
+            }
+        }
         _ = try? await connection.disconnect()
         let record = AccessoryRecord(
             displayName: candidate.displayName, advertisedName: candidate.advertisedName, address: address,
             addressType: candidate.addressType, descriptor: candidate.displayItem.descriptor,
             dataChannel: DataChannelReference(offered), bonding: .none, origin: .setup,
-            imagePath: candidate.displayItem.imagePath, lastSeenAt: Date())
+            imagePath: candidate.displayItem.imagePath, lastSeenAt: Date(), bond: bond)
         do {
             let outcome = try await store.add(record, ifPresent: whenStored)
             logger.info("stored \(outcome.record)")

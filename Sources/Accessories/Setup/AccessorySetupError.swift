@@ -22,6 +22,8 @@ public enum AccessorySetupError: Error, Sendable, Hashable, CustomStringConverti
     case bluetooth(BluetoothError)
     /// Storing the accessory failed.
     case store(AccessoryStoreError)
+    /// Pairing with the accessory failed (``SecurityError`` says why and what to do).
+    case pairingFailed(address: BluetoothAddress, SecurityError)
 
     /// What went wrong and what to do.
     public var description: String {
@@ -56,6 +58,8 @@ public enum AccessorySetupError: Error, Sendable, Hashable, CustomStringConverti
             return error.description
         case .store(let error):
             return error.description
+        case .pairingFailed(let address, let error):
+            return "pairing with \(address) failed: \(error); nothing was stored"
         }
     }
 }

@@ -3,9 +3,10 @@ public import LowEnergy
 
 /// Whether the system holds keys for an accessory (a bond from pairing).
 public enum BondingState: String, Sendable, Hashable, Codable, CustomStringConvertible {
-    /// Not bonded: nearby's own host does not pair (specs/ble-host.md §7).
+    /// Not bonded (set up without `--pair`, or the bond was removed).
     case none
-    /// Bonded: the system has a long-term key (e.g. BlueZ's `[LongTermKey]`).
+    /// Bonded: the record holds the keys (``AccessoryRecord/bond``), from `nearby setup --pair`
+    /// or imported from BlueZ.
     case bonded
     /// Not known (migrated by address only).
     case unknown
@@ -80,13 +81,19 @@ public struct AccessoryRecord: Sendable, Hashable, Codable, Identifiable, Custom
     public var addedAt: Date
     /// When it was last seen (set up, scanned or connected), if ever.
     public var lastSeenAt: Date?
+    /// The keys from pairing (secrets: written to the store file only, never printed; other
+    /// encoders get ``bonded``, `secure_connections` and `key_size` instead).
+    public var bond: Bond?
+
+    /// `true` if the record holds a bond.
+    public var bonded: Bool { bond != nil }
 
     /// Creates a record; dates are truncated to whole seconds (the file's precision), so a record
     /// read back equals the one written.
     public init(id: String = AccessoryRecord.newID(), displayName: String, advertisedName: String? = nil,
                 address: BluetoothAddress, addressType: BluetoothAddressType, descriptor: DiscoveryDescriptor? = nil,
                 dataChannel: DataChannelReference? = nil, bonding: BondingState = .none, origin: AccessoryOrigin = .setup,
-                imagePath: String? = nil, addedAt: Date = Date(), lastSeenAt: Date? = nil) {
+                imagePath: String? = nil, addedAt: Date = Date(), lastSeenAt: Date? = nil, bond: Bond? = nil) {
         self.id = id
         self.displayName = displayName
         self.advertisedName = advertisedName
@@ -99,6 +106,8 @@ public struct AccessoryRecord: Sendable, Hashable, Codable, Identifiable, Custom
         self.imagePath = imagePath
         self.addedAt = Self.wholeSeconds(addedAt)
         self.lastSeenAt = lastSeenAt.map(Self.wholeSeconds)
+        self.bond = bond
+        if bond != nil { self.bonding = .bonded }
     }
 
     /// A fresh random identifier: 8 lower-case hex digits.
@@ -132,5 +141,58 @@ public struct AccessoryRecord: Sendable, Hashable, Codable, Identifiable, Custom
         case imagePath = "image_path"
         case addedAt = "added_at"
         case lastSeenAt = "last_seen_at"
+        case bond
+        case bonded
+        case secureConnections = "secure_connections"
+        case keySize = "key_size"
     }
+
+    /// Decodes a record (the store file's form, with its keys if bonded).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        displayName = try container.decode(String.self, forKey: .displayName)
+        advertisedName = try container.decodeIfPresent(String.self, forKey: .advertisedName)
+        address = try container.decode(BluetoothAddress.self, forKey: .address)
+        addressType = try container.decode(BluetoothAddressType.self, forKey: .addressType)
+        descriptor = try container.decodeIfPresent(DiscoveryDescriptor.self, forKey: .descriptor)
+        dataChannel = try container.decodeIfPresent(DataChannelReference.self, forKey: .dataChannel)
+        bonding = try container.decode(BondingState.self, forKey: .bonding)
+        origin = try container.decode(AccessoryOrigin.self, forKey: .origin)
+        imagePath = try container.decodeIfPresent(String.self, forKey: .imagePath)
+        addedAt = try container.decode(Date.self, forKey: .addedAt)
+        lastSeenAt = try container.decodeIfPresent(Date.self, forKey: .lastSeenAt)
+        bond = try container.decodeIfPresent(Bond.self, forKey: .bond)
+    }
+
+    /// Encodes the record. The keys (``bond``) are written only when the encoder's `userInfo`
+    /// has ``keysUserInfoKey`` set to `true` (the store file); every other encoding (JSON
+    /// output of the CLI) gets `bonded`, and with a bond `secure_connections` and `key_size`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(displayName, forKey: .displayName)
+        try container.encodeIfPresent(advertisedName, forKey: .advertisedName)
+        try container.encode(address, forKey: .address)
+        try container.encode(addressType, forKey: .addressType)
+        try container.encodeIfPresent(descriptor, forKey: .descriptor)
+        try container.encodeIfPresent(dataChannel, forKey: .dataChannel)
+        try container.encode(bonding, forKey: .bonding)
+        try container.encode(origin, forKey: .origin)
+        try container.encodeIfPresent(imagePath, forKey: .imagePath)
+        try container.encode(addedAt, forKey: .addedAt)
+        try container.encodeIfPresent(lastSeenAt, forKey: .lastSeenAt)
+        if encoder.userInfo[Self.keysUserInfoKey] as? Bool == true {
+            try container.encodeIfPresent(bond, forKey: .bond)
+        } else {
+            try container.encode(bond != nil, forKey: .bonded)
+            if let bond {
+                try container.encode(bond.secureConnections, forKey: .secureConnections)
+                try container.encode(bond.keySize, forKey: .keySize)
+            }
+        }
+    }
+
+    /// Set to `true` in an encoder's `userInfo` to write the keys (the store file only).
+    public static let keysUserInfoKey = CodingUserInfoKey(rawValue: "nearby.accessory-keys")!
 }

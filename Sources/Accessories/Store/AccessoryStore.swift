@@ -30,6 +30,8 @@ public actor AccessoryStore {
     public nonisolated let lockTimeout: Duration
     private let core: StoreCore
     private var watcher: Task<Void, Never>?
+    /// Bonds made with accessories that are not stored yet (setup pairs before it stores).
+    var pendingBonds: [IdentityAddress: Bond] = [:]
 
     /// What ``add(_:ifPresent:)`` did.
     public enum AddOutcome: Sendable, Hashable {
@@ -151,6 +153,11 @@ public actor AccessoryStore {
                         updated.id = previous.id
                         updated.addedAt = previous.addedAt
                         if ifPresent == .refresh { updated.displayName = previous.displayName }
+                        // Keys are only ever removed on purpose (forget, re-pair), never by a setup.
+                        if updated.bond == nil, let bond = previous.bond {
+                            updated.bond = bond
+                            updated.bonding = .bonded
+                        }
                         records[index] = updated
                         outcome = .updated(updated, previous: previous)
                     }

@@ -49,6 +49,8 @@ struct StoreFile: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
+        // The store file is the one place keys are written (mode 0600).
+        encoder.userInfo[AccessoryRecord.keysUserInfoKey] = true
         // Encoding plain value types with string/number leaves cannot fail.
         let data = (try? encoder.encode(StoreFile(version: currentVersion, accessories: records))) ?? Data()
         return Array(data) + [0x0A]

@@ -1,6 +1,7 @@
 import Logging
 import NearbySupport
 import Synchronization
+import NearbyBase
 
 /// The ATT client side of one LE connection's fixed channel 4 (Core Vol 3 Part F).
 ///
@@ -13,6 +14,8 @@ import Synchronization
 ///   else with an Error Response (this host serves no attributes); commands are ignored.
 final class ATTBearer: Sendable {
     typealias Sender = @Sendable ([UInt8]) async throws(BluetoothError) -> Void
+    /// Raises the link's security for an ATT error; `true`: retry the request.
+    typealias SecurityHandler = @Sendable (ATTErrorCode) async throws(BluetoothError) -> Bool
 
     private struct Pending {
         let request: ATTRequest
@@ -23,6 +26,8 @@ final class ATTBearer: Sendable {
         var mtu = attDefaultMTU
         var pending: Pending?
         var failure: BluetoothError?
+        var securityHandler: SecurityHandler?
+        var timeoutHandler: (@Sendable () -> Void)?
     }
 
     private let sender: Sender
@@ -46,6 +51,33 @@ final class ATTBearer: Sendable {
     /// The current ATT_MTU (23 until an exchange raised it).
     var mtu: Int { state.withLock { $0.mtu } }
 
+    /// Sets what raises security when a request is refused for Insufficient Authentication,
+    /// Insufficient Encryption or Encryption Key Size Too Short.
+    func setSecurityHandler(_ handler: @escaping SecurityHandler) {
+        state.withLock { $0.securityHandler = handler }
+    }
+
+    /// Sets what runs after a transaction timeout (the connection ends the link).
+    func setTimeoutHandler(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.timeoutHandler = handler }
+    }
+
+    /// Sends `request` and waits for its response; a refusal for lack of security raises it
+    /// (encrypt or pair, through the security handler) and retries the request once.
+    /// - Throws: as ``requestOnce(_:)``, or ``BluetoothError/security(_:)`` when raising the
+    ///   security failed.
+    func request(_ request: ATTRequest) async throws(BluetoothError) -> ATTResponse {
+        do {
+            return try await requestOnce(request)
+        } catch .attError(let code, let name, let handle)
+            where code == .insufficientAuthentication || code == .insufficientEncryption || code == .encryptionKeySizeTooShort {
+            guard let handler = state.withLock({ $0.securityHandler }), try await handler(code) else {
+                throw .attError(code: code, request: name, handle: handle)
+            }
+            return try await requestOnce(request)
+        }
+    }
+
     /// Sends `request` and waits for its response.
     ///
     /// Not cancellable once sent: ATT has no way to abandon a request, and a late response
@@ -55,7 +87,7 @@ final class ATTBearer: Sendable {
     ///   ``BluetoothError/timeout(operation:timeout:)`` after ``transactionTimeout``,
     ///   ``BluetoothError/disconnected(reason:)`` if the link ends meanwhile,
     ///   ``BluetoothError/invalidResponse(detail:)`` for a malformed response.
-    func request(_ request: ATTRequest) async throws(BluetoothError) -> ATTResponse {
+    func requestOnce(_ request: ATTRequest) async throws(BluetoothError) -> ATTResponse {
         do {
             try await lock.lock()
         } catch {
@@ -91,9 +123,14 @@ final class ATTBearer: Sendable {
         case .failure(let error as BluetoothError):
             throw error
         case .failure(let error as TimeoutError):
-            let failure = BluetoothError.timeout(operation: error.operation, timeout: error.timeout)
-            state.withLock { $0.failure = failure }
+            let failure = BluetoothError.timeout(operation: error.operation, timeout: error.timeout,
+                                                 hint: "the accessory stopped answering; the link is closed so it can be reconnected")
+            let handler = state.withLock { state in
+                state.failure = failure
+                return state.timeoutHandler
+            }
             logger.warning("\(operation) timed out; the ATT bearer is unusable until reconnection")
+            handler?()
             throw failure
         case .failure(let error):
             throw .invalidResponse(detail: "\(error)")

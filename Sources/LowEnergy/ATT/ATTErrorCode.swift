@@ -76,9 +76,8 @@ public struct ATTErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     public var hint: String? {
         switch rawValue {
         case 0x05, 0x0F, 0x0C:
-            return "the accessory only allows this on a paired (encrypted) link: pair the accessory first. "
-                + "nearby's BLE host does not pair yet (no SMP), so use an accessory mode or firmware that "
-                + "serves its data channel without pairing"
+            return "the accessory only allows this on a paired (encrypted) link: pair it with `nearby setup --pair` "
+                + "(the host pairs or encrypts by itself unless that was turned off)"
         case 0x08: return "the accessory requires authorization for this attribute"
         case 0x02: return "the accessory does not allow reading this attribute"
         case 0x03: return "the accessory does not allow writing this attribute"

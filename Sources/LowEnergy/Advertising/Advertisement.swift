@@ -23,6 +23,9 @@ public struct Advertisement: Sendable, Hashable, CustomStringConvertible {
     public var txPower: Int8?
     /// When the report arrived (monotonic clock).
     public var timestamp: ContinuousClock.Instant
+    /// The bonded device's identity when ``address`` is a resolvable private address that a
+    /// stored IRK resolves (``BLEHost`` fills it in); `nil` otherwise.
+    public var identity: IdentityAddress?
 
     /// Creates an advertisement.
     public init(address: BluetoothAddress, addressType: BluetoothAddressType, rssi: Int8?,
@@ -49,6 +52,7 @@ public struct Advertisement: Sendable, Hashable, CustomStringConvertible {
     /// `"F0:F1:F2:F3:F4:F5 (random) ADV_IND -50 dBm \"nb-peer\" [6E400001-...]"`.
     public var description: String {
         var text = "\(address) (\(addressType)) \(eventType)"
+        if let identity { text += " = \(identity)" }
         if let rssi { text += " \(rssi) dBm" }
         if let name { text += " \"\(name)\"" }
         if !data.serviceUUIDs.isEmpty { text += " [\(data.serviceUUIDs.map(\.description).joined(separator: ", "))]" }

@@ -45,6 +45,8 @@ public enum BluetoothError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidResponse(detail: String)
     /// A parameter is out of range (`detail` names it, its value and the valid range).
     case invalidArgument(detail: String)
+    /// Pairing or encryption failed (the ``SecurityError`` says why and what to do).
+    indirect case security(SecurityError)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -92,6 +94,8 @@ public enum BluetoothError: Error, Sendable, Hashable, CustomStringConvertible {
             return "the accessory sent an invalid response: \(detail)"
         case .invalidArgument(let detail):
             return "invalid argument: \(detail)"
+        case .security(let error):
+            return "\(error)"
         }
     }
 

@@ -31,7 +31,7 @@ public struct HCICommand: Sendable, Hashable, CustomStringConvertible {
     public var answeredWithStatus: Bool {
         switch opcode {
         case .disconnect, .readRemoteVersionInformation, .leCreateConnection, .leExtendedCreateConnection,
-             .leConnectionUpdate, .leReadRemoteFeatures, .leSetPHY:
+             .leConnectionUpdate, .leReadRemoteFeatures, .leSetPHY, .leEnableEncryption:
             return true
         default:
             return false
@@ -40,6 +40,12 @@ public struct HCICommand: Sendable, Hashable, CustomStringConvertible {
 
     /// `"HCI Reset (0x0C03)"`.
     public var description: String { opcode.description }
+
+    /// `true` for commands whose parameters hold a key (LE Enable Encryption, LE Long Term Key
+    /// Request Reply, LE Add Device To Resolving List): never log their bytes.
+    public var carriesKey: Bool {
+        opcode == .leEnableEncryption || opcode == .leLongTermKeyRequestReply || opcode == .leAddDeviceToResolvingList
+    }
 
     // MARK: - Controller setup
 
@@ -176,6 +182,58 @@ public struct HCICommand: Sendable, Hashable, CustomStringConvertible {
         parameters.appendLE(UInt16(0))
         parameters.appendLE(UInt16(0))
         return HCICommand(.leConnectionUpdate, parameters)
+    }
+
+    // MARK: - Security
+
+    /// LE Enable Encryption of `handle` with `key` (central; answered with Command Status, the
+    /// outcome comes as Encryption Change or Encryption Key Refresh Complete).
+    public static func leEnableEncryption(handle: UInt16, key: LongTermKey) -> HCICommand {
+        var parameters: [UInt8] = []
+        parameters.appendLE(handle)
+        parameters.appendLE(key.rand)
+        parameters.appendLE(key.ediv)
+        parameters.append(contentsOf: key.key.bytes.reversed())
+        return HCICommand(.leEnableEncryption, parameters)
+    }
+
+    /// LE Long Term Key Request Reply for `handle` with `key` (peripheral).
+    public static func leLongTermKeyRequestReply(handle: UInt16, key: SecurityKey) -> HCICommand {
+        var parameters: [UInt8] = []
+        parameters.appendLE(handle)
+        parameters.append(contentsOf: key.bytes.reversed())
+        return HCICommand(.leLongTermKeyRequestReply, parameters)
+    }
+
+    /// LE Long Term Key Request Negative Reply for `handle` (no key: the central sees PIN or Key Missing).
+    public static func leLongTermKeyRequestNegativeReply(handle: UInt16) -> HCICommand {
+        var parameters: [UInt8] = []
+        parameters.appendLE(handle)
+        return HCICommand(.leLongTermKeyRequestNegativeReply, parameters)
+    }
+
+    /// Read Encryption Key Size of `handle`.
+    public static func readEncryptionKeySize(handle: UInt16) -> HCICommand {
+        var parameters: [UInt8] = []
+        parameters.appendLE(handle)
+        return HCICommand(.readEncryptionKeySize, parameters)
+    }
+
+    /// LE Add Device To Resolving List: the peer's identity and IRK, and this host's IRK.
+    public static func leAddDeviceToResolvingList(peer: IdentityAddress, peerIRK: SecurityKey, localIRK: SecurityKey) -> HCICommand {
+        var parameters: [UInt8] = [peer.type.rawValue]
+        parameters.append(contentsOf: peer.address.littleEndianBytes)
+        parameters.append(contentsOf: peerIRK.bytes.reversed())
+        parameters.append(contentsOf: localIRK.bytes.reversed())
+        return HCICommand(.leAddDeviceToResolvingList, parameters)
+    }
+
+    /// LE Clear Resolving List.
+    public static let leClearResolvingList = HCICommand(.leClearResolvingList)
+
+    /// LE Set Address Resolution Enable.
+    public static func leSetAddressResolutionEnable(_ enable: Bool) -> HCICommand {
+        HCICommand(.leSetAddressResolutionEnable, [enable ? 1 : 0])
     }
 
     /// LE Remote Connection Parameter Request Reply accepting `connection` for `handle`.

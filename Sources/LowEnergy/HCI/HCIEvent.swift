@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// An HCI event from the controller, decoded (Core Vol 4 Part E 7.7).
 ///
 /// Events the host does not use are kept as ``other(code:parameters:)``. Decoding never traps:
@@ -12,6 +14,9 @@ public enum HCIEvent: Sendable, Hashable {
     case disconnectionComplete(status: HCIStatus, handle: UInt16, reason: HCIStatus)
     /// 0x08 Encryption Change.
     case encryptionChange(status: HCIStatus, handle: UInt16, enabled: UInt8)
+    /// 0x30 Encryption Key Refresh Complete (encryption restarted with a new key on an
+    /// encrypted link).
+    case encryptionKeyRefreshComplete(status: HCIStatus, handle: UInt16)
     /// 0x10 Hardware Error.
     case hardwareError(code: UInt8)
     /// 0x13 Number Of Completed Packets: ACL buffers freed per connection handle.
@@ -69,6 +74,15 @@ public enum HCIEvent: Sendable, Hashable {
         case 0x08:
             guard let status = reader.u8(), let handle = reader.u16(), let enabled = reader.u8() else {
                 throw malformed("Encryption Change")
+            }
+            self = .encryptionChange(status: HCIStatus(rawValue: status), handle: handle & 0x0FFF, enabled: enabled)
+        case 0x30:
+            guard let status = reader.u8(), let handle = reader.u16() else { throw malformed("Encryption Key Refresh Complete") }
+            self = .encryptionKeyRefreshComplete(status: HCIStatus(rawValue: status), handle: handle & 0x0FFF)
+        case 0x59:
+            // Encryption Change v2 (with the key size): the same as v1 for this host.
+            guard let status = reader.u8(), let handle = reader.u16(), let enabled = reader.u8() else {
+                throw malformed("Encryption Change v2")
             }
             self = .encryptionChange(status: HCIStatus(rawValue: status), handle: handle & 0x0FFF, enabled: enabled)
         case 0x10:

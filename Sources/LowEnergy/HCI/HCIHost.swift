@@ -45,6 +45,8 @@ public actor HCIHost {
     public private(set) var aclPacketLength = 27
     /// Number of LE ACL buffers in the controller.
     public private(set) var aclPacketCount = 1
+    /// The controller's supported commands, once read (``BLEHost/start()``).
+    public private(set) var supportedCommands: SupportedCommands?
     private var aclCredits = 1
     private var aclInFlight: [UInt16: Int] = [:]
     private var aclWaiters: [Promise<Void>] = []
@@ -125,7 +127,8 @@ public actor HCIHost {
         let promise = Promise<CommandReply>()
         let id = makeID()
         inFlight[command.opcode, default: []].append(PendingCommand(id: id, promise: promise))
-        logger.trace("HCI command \(command.opcode): \(hexDump(command.parameters))")
+        // Commands that carry a key are logged without their parameters, even at trace level.
+        logger.trace("HCI command \(command.opcode): \(command.carriesKey ? "‹\(command.parameters.count) bytes with a key›" : hexDump(command.parameters))")
         do {
             try await transport.send(command.packet)
         } catch {
@@ -190,6 +193,17 @@ public actor HCIHost {
     }
 
     // MARK: - ACL
+
+    /// Records the controller's supported commands (from Read Local Supported Commands).
+    public func configureSupportedCommands(_ commands: SupportedCommands?) {
+        supportedCommands = commands
+    }
+
+    /// `true` if the controller lists `opcode` as supported; `false` when it does not, or when
+    /// the list was never read.
+    public func supports(_ opcode: HCIOpcode) -> Bool {
+        supportedCommands?.contains(opcode) == true
+    }
 
     /// Sets the controller's LE ACL buffers (from LE Read Buffer Size or Read Buffer Size).
     public func configureACL(packetLength: Int, packetCount: Int) {

@@ -44,6 +44,8 @@ public struct HCIOpcode: RawRepresentable, Sendable, Hashable, CustomStringConve
     // Status (OGF 0x05)
     /// Read RSSI (0x1405).
     public static let readRSSI = HCIOpcode(rawValue: 0x1405)
+    /// Read Encryption Key Size (0x1408).
+    public static let readEncryptionKeySize = HCIOpcode(rawValue: 0x1408)
     // LE controller (OGF 0x08)
     /// LE Set Event Mask (0x2001).
     public static let leSetEventMask = HCIOpcode(rawValue: 0x2001)
@@ -71,12 +73,26 @@ public struct HCIOpcode: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let leEncrypt = HCIOpcode(rawValue: 0x2017)
     /// LE Rand (0x2018).
     public static let leRand = HCIOpcode(rawValue: 0x2018)
+    /// LE Enable Encryption (0x2019).
+    public static let leEnableEncryption = HCIOpcode(rawValue: 0x2019)
+    /// LE Long Term Key Request Reply (0x201A).
+    public static let leLongTermKeyRequestReply = HCIOpcode(rawValue: 0x201A)
+    /// LE Long Term Key Request Negative Reply (0x201B).
+    public static let leLongTermKeyRequestNegativeReply = HCIOpcode(rawValue: 0x201B)
+    /// LE Read Supported States (0x201C).
+    public static let leReadSupportedStates = HCIOpcode(rawValue: 0x201C)
     /// LE Remote Connection Parameter Request Reply (0x2020).
     public static let leRemoteConnectionParameterRequestReply = HCIOpcode(rawValue: 0x2020)
     /// LE Remote Connection Parameter Request Negative Reply (0x2021).
     public static let leRemoteConnectionParameterRequestNegativeReply = HCIOpcode(rawValue: 0x2021)
     /// LE Set Data Length (0x2022).
     public static let leSetDataLength = HCIOpcode(rawValue: 0x2022)
+    /// LE Add Device To Resolving List (0x2027).
+    public static let leAddDeviceToResolvingList = HCIOpcode(rawValue: 0x2027)
+    /// LE Clear Resolving List (0x2029).
+    public static let leClearResolvingList = HCIOpcode(rawValue: 0x2029)
+    /// LE Set Address Resolution Enable (0x202D).
+    public static let leSetAddressResolutionEnable = HCIOpcode(rawValue: 0x202D)
     /// LE Set PHY (0x2032).
     public static let leSetPHY = HCIOpcode(rawValue: 0x2032)
     /// LE Set Extended Scan Parameters (0x2041).
@@ -104,6 +120,7 @@ public struct HCIOpcode: RawRepresentable, Sendable, Hashable, CustomStringConve
         case 0x1005: return "Read Buffer Size"
         case 0x1009: return "Read BD_ADDR"
         case 0x1405: return "Read RSSI"
+        case 0x1408: return "Read Encryption Key Size"
         case 0x2001: return "LE Set Event Mask"
         case 0x2002: return "LE Read Buffer Size"
         case 0x2003: return "LE Read Local Supported Features"
@@ -120,6 +137,13 @@ public struct HCIOpcode: RawRepresentable, Sendable, Hashable, CustomStringConve
         case 0x2016: return "LE Read Remote Features"
         case 0x2017: return "LE Encrypt"
         case 0x2018: return "LE Rand"
+        case 0x2019: return "LE Enable Encryption"
+        case 0x201A: return "LE Long Term Key Request Reply"
+        case 0x201B: return "LE Long Term Key Request Negative Reply"
+        case 0x201C: return "LE Read Supported States"
+        case 0x2027: return "LE Add Device To Resolving List"
+        case 0x2029: return "LE Clear Resolving List"
+        case 0x202D: return "LE Set Address Resolution Enable"
         case 0x2020: return "LE Remote Connection Parameter Request Reply"
         case 0x2021: return "LE Remote Connection Parameter Request Negative Reply"
         case 0x2022: return "LE Set Data Length"

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// An LE Meta event (HCI event 0x3E), decoded by subevent (Core Vol 4 Part E 7.7.65).
 public enum LEMetaEvent: Sendable, Hashable {
     /// 0x01 LE Connection Complete, or 0x0A / 0x29 LE Enhanced Connection Complete (v1 / v2).
@@ -8,8 +10,9 @@ public enum LEMetaEvent: Sendable, Hashable {
     case connectionUpdateComplete(status: HCIStatus, handle: UInt16, interval: UInt16, latency: UInt16, supervisionTimeout: UInt16)
     /// 0x04 LE Read Remote Features Complete.
     case remoteFeaturesComplete(status: HCIStatus, handle: UInt16, features: UInt64)
-    /// 0x05 LE Long Term Key Request (the peer wants to encrypt with a key this host must supply).
-    case longTermKeyRequest(handle: UInt16)
+    /// 0x05 LE Long Term Key Request (the peer wants to encrypt with a key this host must supply,
+    /// identified by `rand` and `ediv`; both 0 for Secure Connections keys and STKs).
+    case longTermKeyRequest(handle: UInt16, rand: UInt64, ediv: UInt16)
     /// 0x06 LE Remote Connection Parameter Request: the peer asks for new parameters; the host
     /// must reply.
     case remoteConnectionParameterRequest(handle: UInt16, intervalMin: UInt16, intervalMax: UInt16, latency: UInt16, supervisionTimeout: UInt16)
@@ -60,8 +63,10 @@ public enum LEMetaEvent: Sendable, Hashable {
             }
             self = .remoteFeaturesComplete(status: HCIStatus(rawValue: status), handle: handle & 0x0FFF, features: features)
         case 0x05:
-            guard let handle = reader.u16() else { throw malformed("Long Term Key Request") }
-            self = .longTermKeyRequest(handle: handle & 0x0FFF)
+            guard let handle = reader.u16(), let rand = reader.u64(), let ediv = reader.u16() else {
+                throw malformed("Long Term Key Request")
+            }
+            self = .longTermKeyRequest(handle: handle & 0x0FFF, rand: rand, ediv: ediv)
         case 0x06:
             guard let handle = reader.u16(), let low = reader.u16(), let high = reader.u16(),
                   let latency = reader.u16(), let timeout = reader.u16() else {
@@ -160,4 +165,16 @@ public struct AdvertisingReport: Sendable, Hashable {
     public var advertisingSID: UInt8?
     /// The advertising or scan response data (AD structures).
     public var data: [UInt8]
+
+    /// Creates a report (as decoded from an LE Advertising Report or Extended Advertising Report).
+    public init(eventType: AdvertisingEventType, addressType: BluetoothAddressType, address: BluetoothAddress,
+                rssi: Int8?, txPower: Int8? = nil, advertisingSID: UInt8? = nil, data: [UInt8]) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.address = address
+        self.rssi = rssi
+        self.txPower = txPower
+        self.advertisingSID = advertisingSID
+        self.data = data
+    }
 }

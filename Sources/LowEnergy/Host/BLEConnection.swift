@@ -12,16 +12,28 @@ public enum ConnectionEvent: Sendable, Hashable {
     case parametersUpdated(interval: UInt16, latency: UInt16, supervisionTimeout: UInt16)
     /// The ATT_MTU changed.
     case mtuChanged(Int)
-    /// The accessory asked to pair; this host refused (pairing is not supported).
-    case pairingRefused
+    /// The accessory sent a Security Request (this host encrypts or pairs, per its policy).
+    case securityRequested
+    /// Pairing completed (keys stored if bonding was agreed).
+    case paired(method: PairingMethod, keySize: Int, secureConnections: Bool)
+    /// The link was encrypted with a stored bond.
+    case encryptionChanged(level: SecurityLevel, keySize: Int)
+    /// Pairing or encryption failed (e.g. ``SecurityError/keyMissing(peer:)``).
+    case securityFailed(SecurityError)
 }
 
-/// One LE connection (this host is the central): its L2CAP fixed channels, its GATT client
-/// and its events.
+/// One LE connection: its L2CAP fixed channels, its GATT client, its Security Manager and its
+/// events.
 ///
-/// Created by ``BLEHost/connect(to:type:timeout:options:)``. Inbound L2CAP traffic is
-/// demultiplexed here: ATT (channel 4) to ``gatt``, LE signaling (5: connection parameter
-/// updates are answered), Security Manager (6: pairing is refused politely).
+/// Created by ``BLEHost/connect(to:type:timeout:options:)`` (this host is the central) or, with
+/// ``BLEHostConfiguration/acceptsPeripheralConnections``, when a central connects to this host.
+/// Inbound L2CAP traffic is demultiplexed here: ATT (channel 4) to ``gatt``, LE signaling (5:
+/// connection parameter updates are answered), Security Manager (6) to ``security``.
+///
+/// An ATT request refused for Insufficient Authentication / Encryption / Encryption Key Size
+/// makes ``security`` encrypt (bonded) or pair, then the request is retried once. An ATT
+/// transaction timeout ends the link (Vol 3 Part F 3.3.3), so a data channel reconnects
+/// instead of staying stuck.
 public actor BLEConnection {
     /// The HCI connection handle.
     public nonisolated let handle: UInt16
@@ -31,6 +43,10 @@ public actor BLEConnection {
     public nonisolated let peerAddressType: BluetoothAddressType
     /// The GATT client.
     public nonisolated let gatt: GATTClient
+    /// This host's role on the connection.
+    public nonisolated let role: ConnectionRole
+    /// Pairing and encryption.
+    public nonisolated let security: SecurityManager
 
     /// Connection interval, 1.25 ms units.
     public private(set) var interval: UInt16
@@ -42,12 +58,14 @@ public actor BLEConnection {
     private let hci: HCIHost
     private let logger: Logger
     private let bearer: ATTBearer
-    private let broadcaster = Broadcaster<ConnectionEvent>()
+    private let broadcaster: Broadcaster<ConnectionEvent>
     private let endReason = Mutex<HCIStatus?>(nil)
     private var readerTask: Task<Void, Never>?
 
-    init(complete: LEConnectionComplete, hci: HCIHost, localMTU: UInt16, attTimeout: Duration, logger: Logger) {
+    init(complete: LEConnectionComplete, hci: HCIHost, localMTU: UInt16, attTimeout: Duration, localAddress: IdentityAddress,
+         securityContext: SecurityContext, logger: Logger) {
         self.handle = complete.handle
+        self.role = complete.role == 0 ? .central : .peripheral
         self.peerAddress = complete.peerAddress
         self.peerAddressType = complete.peerAddressType
         self.interval = complete.interval
@@ -63,6 +81,21 @@ public actor BLEConnection {
         }
         self.bearer = bearer
         self.gatt = GATTClient(bearer: bearer)
+        let broadcaster = Broadcaster<ConnectionEvent>()
+        self.broadcaster = broadcaster
+        let smpLogger = logger
+        self.security = SecurityManager(
+            role: complete.role == 0 ? .central : .peripheral, handle: handle, localAddress: localAddress,
+            peerAddress: IdentityAddress(address: complete.peerAddress, type: complete.peerAddressType), hci: hci,
+            context: securityContext, logger: logger,
+            send: { pdu in
+                do {
+                    try await hci.sendACL(handle: handle, pdu: L2CAPFrame(channel: L2CAPFrame.securityManagerChannel, payload: pdu).bytes)
+                } catch {
+                    smpLogger.debug("could not send on the SMP channel: \(error)")
+                }
+            },
+            report: { event in broadcaster.yield(event) })
     }
 
     /// The current ATT_MTU, bytes.
@@ -87,9 +120,21 @@ public actor BLEConnection {
         return stream
     }
 
-    /// Starts demultiplexing the connection's inbound L2CAP PDUs.
+    /// Starts demultiplexing the connection's inbound L2CAP PDUs; wires ATT to the Security
+    /// Manager (raise security on refusals) and to the link (a transaction timeout ends it).
     func activate(inbound: AsyncStream<[UInt8]>) {
         guard readerTask == nil else { return }
+        let security = security
+        bearer.setSecurityHandler { code throws(BluetoothError) in
+            do throws(SecurityError) {
+                return try await security.secure(for: code)
+            } catch {
+                throw .security(error)
+            }
+        }
+        bearer.setTimeoutHandler { [weak self] in
+            Task { await self?.attTimedOut() }
+        }
         readerTask = Task {
             for await pdu in inbound {
                 await self.receive(pdu)
@@ -113,12 +158,7 @@ public actor BLEConnection {
         case L2CAPFrame.leSignalingChannel:
             await handleSignaling(frame.payload)
         case L2CAPFrame.securityManagerChannel:
-            let (reply, pairing) = SecurityManagerResponder.handle(frame.payload)
-            if pairing {
-                logger.warning("the accessory asked to pair; refused (this host does not support pairing)")
-                broadcaster.yield(.pairingRefused)
-            }
-            if let reply { await send(channel: L2CAPFrame.securityManagerChannel, reply) }
+            await security.receive(frame.payload)
         default:
             logger.debug("dropping L2CAP frame on channel 0x\(hex(frame.channel)) (\(frame.payload.count) bytes)")
         }
@@ -177,6 +217,8 @@ public actor BLEConnection {
     public func disconnect(reason: HCIStatus = .remoteUserTerminatedConnection,
                            timeout: Duration = .seconds(5)) async throws(BluetoothError) -> HCIStatus {
         if let reason = disconnectionReason { return reason }
+        // Right after pairing, give the accessory a moment to file the bond.
+        await security.settle()
         let events = events()
         do {
             try await hci.execute(.disconnect(handle: handle, reason: reason))
@@ -212,6 +254,33 @@ public actor BLEConnection {
         }
     }
 
+    /// Pairs with the peer (see ``SecurityManager/pair()``).
+    /// - Throws: ``BluetoothError/security(_:)``.
+    @discardableResult
+    public func pair() async throws(BluetoothError) -> Bond {
+        do {
+            return try await security.pair()
+        } catch {
+            throw .security(error)
+        }
+    }
+
+    /// Encrypts with the stored bond (see ``SecurityManager/encrypt()``).
+    /// - Throws: ``BluetoothError/security(_:)``.
+    public func encrypt() async throws(BluetoothError) {
+        do {
+            try await security.encrypt()
+        } catch {
+            throw .security(error)
+        }
+    }
+
+    private func attTimedOut() async {
+        guard isConnected else { return }
+        logger.warning("ATT transaction timed out: ending the link (Core Vol 3 Part F 3.3.3) so it can be reconnected")
+        _ = try? await disconnect(reason: .remoteUserTerminatedConnection, timeout: .seconds(5))
+    }
+
     // MARK: - Called by BLEHost
 
     func didDisconnect(reason: HCIStatus) {
@@ -222,6 +291,8 @@ public actor BLEConnection {
         }
         guard first else { return }
         logger.info("disconnected: \(reason)")
+        let security = security
+        Task { await security.connectionEnded(reason: reason) }
         bearer.fail(.disconnected(reason: reason))
         broadcaster.yield(.disconnected(reason: reason))
         broadcaster.finish()

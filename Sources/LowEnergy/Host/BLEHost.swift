@@ -1,5 +1,6 @@
 public import Logging
 import NearbySupport
+import NearbyBase
 
 /// Something that happened on the host.
 public enum BLEHostEvent: Sendable {
@@ -42,27 +43,24 @@ public actor BLEHost {
     /// `true` if the host uses the extended (Bluetooth 5) scan and connect commands.
     public private(set) var usesExtendedCommands = false
 
+    /// Pairing policy, bond store, pairing delegate and identity for every connection.
+    public private(set) var security: SecurityContext
     private var eventTask: Task<Void, Never>?
     private let hostEvents = Broadcaster<BLEHostEvent>()
     private var closedError: BluetoothError?
 
     // Scanning
-    private struct DeviceKey: Hashable {
-        let address: BluetoothAddress
-        let type: BluetoothAddressType
-    }
-    private struct FragmentKey: Hashable {
-        let device: DeviceKey
-        let sid: UInt8?
-        let eventType: UInt16
-    }
     private var scanContinuations: [UInt64: AsyncStream<Advertisement>.Continuation] = [:]
     private var nextScanID: UInt64 = 0
     private var isScanning = false
     private let scanLock = AsyncLock()
-    private var latestData: [DeviceKey: (advertising: AdvertisingData?, scanResponse: AdvertisingData?)] = [:]
-    private var extendedFragments: [FragmentKey: [UInt8]] = [:]
-    private static let maximumRememberedDevices = 4096
+    private var accumulator = AdvertisementAccumulator()
+    /// IRKs of bonded devices, to resolve private addresses in reports (host-side `ah`).
+    private var resolvingKeys: [ResolvingKey] = []
+    private var resolved: [BluetoothAddress: IdentityAddress] = [:]
+    private var unresolvable: Set<BluetoothAddress> = []
+    /// The latest resolvable private address heard from each bonded identity.
+    private var privateAddresses: [BluetoothAddress: (address: BluetoothAddress, at: ContinuousClock.Instant)] = [:]
 
     // Connections
     private enum ConnectOutcome: Sendable {
@@ -81,9 +79,12 @@ public actor BLEHost {
 
     /// Creates a host over an opened transport. Call ``start()`` before anything else.
     /// - Parameter logger: where the host logs (label it; the CLI configures the level).
+    /// - Parameter security: how connections pair and where bonds live (default: Just Works
+    ///   only, bonds in memory, a fresh identity).
     public init(transport: any HCITransport, configuration: BLEHostConfiguration = BLEHostConfiguration(),
-                logger: Logger = Logger(label: "nearby.lowenergy")) {
+                security: SecurityContext = SecurityContext(), logger: Logger = Logger(label: "nearby.lowenergy")) {
         self.configuration = configuration
+        self.security = security
         self.logger = logger
         self.hci = HCIHost(transport: transport, commandTimeout: configuration.commandTimeout, logger: logger)
     }
@@ -92,9 +93,10 @@ public actor BLEHost {
     /// - Throws: the transport's ``BluetoothError`` (with the fix for permissions, bluetoothd, ...)
     ///   or any error of ``start()``; the transport is closed again on failure.
     public static func open(_ spec: HCITransportSpec, configuration: BLEHostConfiguration = BLEHostConfiguration(),
+                            security: SecurityContext = SecurityContext(),
                             logger: Logger = Logger(label: "nearby.lowenergy")) async throws(BluetoothError) -> BLEHost {
         let transport = try await spec.open()
-        let host = BLEHost(transport: transport, configuration: configuration, logger: logger)
+        let host = BLEHost(transport: transport, configuration: configuration, security: security, logger: logger)
         do {
             try await host.start()
         } catch {
@@ -112,13 +114,19 @@ public actor BLEHost {
     /// The connections that are up.
     public var activeConnections: [BLEConnection] { Array(connections.values) }
 
+    /// Replaces the security context for connections made from now on.
+    public func setSecurity(_ context: SecurityContext) {
+        security = context
+    }
+
     // MARK: - Start
 
     /// Resets and configures the controller. Idempotent (returns the same info once started).
     ///
-    /// Sequence: Reset, Read Local Version Information, Read BD_ADDR, LE Read Local Supported
-    /// Features, LE Read Buffer Size (Read Buffer Size if the LE buffers are shared), Set Event
-    /// Mask, LE Set Event Mask, LE Set Random Address.
+    /// Sequence: Reset, Read Local Version Information, Read Local Supported Commands, Read
+    /// BD_ADDR, LE Read Local Supported Features, LE Read Buffer Size (Read Buffer Size if the LE
+    /// buffers are shared), Set Event Mask, LE Set Event Mask (the controller version's events),
+    /// LE Set Random Address.
     /// - Throws: ``BluetoothError/timeout(operation:timeout:)`` naming a command the controller
     ///   never answered, ``BluetoothError/commandFailed(command:status:)``, transport errors.
     @discardableResult
@@ -141,6 +149,16 @@ public actor BLEHost {
               let manufacturer = reader.u16(), let lmpSubversion = reader.u16() else {
             throw .malformedPacket(detail: "short Read Local Version Information response")
         }
+        // Which commands the controller has (some claim extended advertising but refuse the
+        // extended scan / connect commands); controllers before 1.2 may not answer it at all.
+        var supportedCommands: SupportedCommands?
+        do {
+            let octets = try await hci.execute(.readLocalSupportedCommands)
+            supportedCommands = octets.count >= 64 ? SupportedCommands(octets: octets) : nil
+        } catch .commandFailed {
+            supportedCommands = nil
+        }
+        await hci.configureSupportedCommands(supportedCommands)
         reader = ByteReader(try await hci.execute(.readBDADDR))
         guard let publicAddress = reader.address() else { throw .malformedPacket(detail: "short Read BD_ADDR response") }
         reader = ByteReader(try await hci.execute(.leReadLocalSupportedFeatures))
@@ -161,11 +179,27 @@ public actor BLEHost {
         }
         await hci.configureACL(packetLength: packetLength, packetCount: packetCount)
         try await hci.execute(.setEventMask(Self.eventMask))
-        try await hci.execute(.leSetEventMask(Self.leEventMask))
+        let leMask = Self.leEventMask(hciVersion: hciVersion)
+        do {
+            try await hci.execute(.leSetEventMask(leMask))
+        } catch .commandFailed(_, let status) where status == .invalidParameters && leMask != Self.leEventMask40 {
+            // An old controller that rejects bits it does not know (Bumble's host falls back the same way).
+            logger.info("the controller refused LE event mask 0x\(String(leMask, radix: 16)); using the Bluetooth 4.0 mask")
+            try await hci.execute(.leSetEventMask(Self.leEventMask40))
+        }
 
+        var identity = security.identity
+        if let provider = security.identityProvider {
+            do {
+                identity = try await provider.identity(controller: publicAddress, usePublicAddress: configuration.ownAddress == .public)
+            } catch {
+                throw .security(error)
+            }
+        }
         switch configuration.ownAddress {
         case .randomStatic(let fixed):
-            let address = fixed ?? BluetoothAddress.randomStatic()
+            let stored = identity.flatMap { $0.address.type == .random ? $0.address.address : nil }
+            let address = fixed ?? stored ?? BluetoothAddress.randomStatic()
             guard address.randomAddressKind == .staticAddress else {
                 throw .invalidArgument(detail: "own address \(address) is not a random static address (its two top bits must be 11, e.g. C0:...)")
             }
@@ -176,8 +210,12 @@ public actor BLEHost {
             ownAddress = publicAddress
             ownAddressType = .public
         }
+        // The identity distributed when pairing: the own address, with a stored or fresh IRK.
+        let ownIdentity = IdentityAddress(address: ownAddress ?? publicAddress, type: ownAddressType)
+        security.identity = LocalIdentity(address: ownIdentity, irk: identity?.irk ?? .random())
         switch configuration.commandSet {
-        case .automatic: usesExtendedCommands = features.contains(.extendedAdvertising)
+        case .automatic:
+            usesExtendedCommands = features.contains(.extendedAdvertising) && (supportedCommands?.hasExtendedScanAndConnect ?? true)
         case .legacy: usesExtendedCommands = false
         case .extended: usesExtendedCommands = true
         }
@@ -186,6 +224,7 @@ public actor BLEHost {
             lmpSubversion: lmpSubversion, publicAddress: publicAddress, leFeatures: features,
             aclPacketLength: packetLength, aclPacketCount: packetCount)
         controller = info
+        await refreshResolvingKeys()
         logger.info("\(info); own address \(ownAddress.map(\.description) ?? "?") (\(ownAddressType)), \(usesExtendedCommands ? "extended" : "legacy") commands")
         return info
     }
@@ -197,6 +236,25 @@ public actor BLEHost {
     /// Features Complete, Long Term Key Request, Remote Connection Parameter Request, Data
     /// Length Change, Enhanced Connection Complete, PHY Update Complete, Extended Advertising Report.
     static let leEventMask: UInt64 = 0x7F | 1 << 9 | 1 << 11 | 1 << 12
+    /// The five LE events of Bluetooth 4.0 (Connection Complete ... Long Term Key Request).
+    static let leEventMask40: UInt64 = 0x1F
+
+    /// The LE events the controller's version defines (a CSR8510 or an old Raspberry Pi
+    /// controller rejects unknown bits): 4.0 five events, 4.1 + Remote Connection Parameter
+    /// Request, 4.2 + Data Length Change and Enhanced Connection Complete, 5.0 and later all.
+    public static func leEventMask(hciVersion: UInt8) -> UInt64 {
+        switch hciVersion {
+        case ..<7: return leEventMask40
+        case 7: return 0x3F
+        case 8: return 0x7F | 1 << 9
+        default: return leEventMask
+        }
+    }
+
+    /// A status meaning "this controller does not do that command" (not a state problem).
+    static func isRefusal(_ status: HCIStatus) -> Bool {
+        status == .unknownCommand || status.rawValue == 0x11
+    }
 
     private func requireStarted() throws(BluetoothError) {
         if let closedError { throw closedError }
@@ -223,11 +281,18 @@ public actor BLEHost {
         }
         defer { scanLock.unlock() }
         if !isScanning {
-            latestData.removeAll()
-            extendedFragments.removeAll()
+            accumulator.reset()
+            await refreshResolvingKeys()
             if usesExtendedCommands {
-                try await hci.execute(.leSetExtendedScanParameters(
-                    active: parameters.active, interval: parameters.interval, window: parameters.window, ownAddressType: ownAddressType))
+                do {
+                    try await hci.execute(.leSetExtendedScanParameters(
+                        active: parameters.active, interval: parameters.interval, window: parameters.window, ownAddressType: ownAddressType))
+                } catch .commandFailed(let command, let status) where Self.isRefusal(status) {
+                    logger.warning("\(command) refused (\(status)): falling back to the legacy scan and connect commands")
+                    usesExtendedCommands = false
+                }
+            }
+            if usesExtendedCommands {
                 try await hci.execute(.leSetExtendedScanEnable(true, filterDuplicates: parameters.controllerFiltersDuplicates))
             } else {
                 try await hci.execute(.leSetScanParameters(
@@ -263,6 +328,24 @@ public actor BLEHost {
         await disableScanIfIdle()
     }
 
+    /// Enables or disables scanning at the controller without touching the scan streams (a
+    /// pause while connecting). Returns `true` if the command went through.
+    private func setScanEnabled(_ enable: Bool) async -> Bool {
+        guard isScanning, closedError == nil else { return false }
+        do {
+            if usesExtendedCommands {
+                try await hci.execute(.leSetExtendedScanEnable(enable))
+            } else {
+                try await hci.execute(.leSetScanEnable(enable))
+            }
+            logger.debug("scanning \(enable ? "resumed" : "paused")")
+            return true
+        } catch {
+            logger.warning("could not \(enable ? "resume" : "pause") scanning: \(error)")
+            return false
+        }
+    }
+
     private func disableScanIfIdle() async {
         do {
             try await scanLock.lock()
@@ -288,39 +371,74 @@ public actor BLEHost {
         guard isScanning, !scanContinuations.isEmpty else { return }
         let now = ContinuousClock.now
         for report in reports {
-            let device = DeviceKey(address: report.address, type: report.addressType)
-            var bytes = report.data
-            let key = FragmentKey(device: device, sid: report.advertisingSID, eventType: report.eventType.withoutDataStatus.rawValue)
-            switch report.eventType.dataStatus {
-            case .incompleteMoreToCome:
-                extendedFragments[key, default: []].append(contentsOf: bytes)
-                if extendedFragments.count > Self.maximumRememberedDevices { extendedFragments.removeAll() }
+            var advertisement: Advertisement
+            switch accumulator.add(report, at: now) {
+            case .pending:
                 continue
-            case .incompleteTruncated:
-                bytes = (extendedFragments.removeValue(forKey: key) ?? []) + bytes
+            case .truncated(let complete):
                 logger.debug("truncated extended advertising data from \(report.address)")
-            case .complete:
-                if let prefix = extendedFragments.removeValue(forKey: key) { bytes = prefix + bytes }
+                advertisement = complete
+            case .advertisement(let complete):
+                advertisement = complete
             }
-            let parsed = AdvertisingData(parsing: bytes)
-            if !parsed.problems.isEmpty {
-                logger.debug("malformed advertising data from \(report.address): \(parsed.problems.joined(separator: "; "))")
-            }
-            var known = latestData[device] ?? (nil, nil)
-            if report.eventType.isScanResponse {
-                known.scanResponse = parsed
+            if report.addressType == .publicIdentity || report.addressType == .randomIdentity {
+                // Resolved by the controller (a resolving list someone else set up).
+                advertisement.identity = IdentityAddress(address: report.address, type: report.addressType.connectable)
             } else {
-                known.advertising = parsed
+                advertisement.identity = identity(of: report.address)
             }
-            if latestData.count >= Self.maximumRememberedDevices && latestData[device] == nil { latestData.removeAll() }
-            latestData[device] = known
-            let merged = (known.advertising ?? AdvertisingData()).merging(known.scanResponse ?? AdvertisingData())
-            let advertisement = Advertisement(
-                address: report.address, addressType: report.addressType, rssi: report.rssi, eventType: report.eventType,
-                advertisingSID: report.advertisingSID, reportData: parsed, data: merged,
-                txPower: report.txPower ?? merged.txPowerLevel, timestamp: now)
+            if let identity = advertisement.identity {
+                privateAddresses[identity.address] = (report.address, now)
+            }
+            if !advertisement.reportData.problems.isEmpty {
+                logger.debug("malformed advertising data from \(report.address): \(advertisement.reportData.problems.joined(separator: "; "))")
+            }
             for continuation in scanContinuations.values { continuation.yield(advertisement) }
         }
+    }
+
+    /// The identity a stored IRK resolves `address` to (resolvable private addresses only).
+    private func identity(of address: BluetoothAddress) -> IdentityAddress? {
+        guard !resolvingKeys.isEmpty, address.randomAddressKind == .resolvablePrivate else { return nil }
+        if let known = resolved[address] { return known }
+        if unresolvable.contains(address) { return nil }
+        if resolved.count + unresolvable.count >= 4096 {
+            resolved.removeAll()
+            unresolvable.removeAll()
+        }
+        if let identity = ResolvablePrivateAddress.resolve(address, among: resolvingKeys) {
+            resolved[address] = identity
+            return identity
+        }
+        unresolvable.insert(address)
+        return nil
+    }
+
+    /// The address a bonded device with a resolvable private address advertises from now:
+    /// the latest one heard (within 15 s), else one found by a short scan (at most `within`,
+    /// ending as soon as the device is heard under either address). `nil` if `identity` has
+    /// no stored IRK or was not heard.
+    private func currentPrivateAddress(of identity: BluetoothAddress, within: Duration) async -> BluetoothAddress? {
+        guard resolvingKeys.contains(where: { $0.identity.address == identity }) else { return nil }
+        if let seen = privateAddresses[identity], seen.at.duration(to: .now) < .seconds(15) { return seen.address }
+        guard let stream = try? await scan() else { return nil }
+        let found = try? await withTimeout(within, operation: "looking for \(identity)") {
+            for await advertisement in stream {
+                // Heard under a private address, or under the identity itself (no privacy).
+                if advertisement.identity?.address == identity || advertisement.address == identity { return advertisement.address }
+            }
+            return nil as BluetoothAddress?
+        }
+        return found ?? nil
+    }
+
+    /// Reloads the IRKs of bonded devices from the bond store (done at start, at every scan
+    /// start and after pairing), so reports from their resolvable private addresses carry
+    /// ``Advertisement/identity``.
+    public func refreshResolvingKeys() async {
+        resolvingKeys = await security.bonds.resolvingKeys()
+        resolved.removeAll()
+        unresolvable.removeAll()
     }
 
     // MARK: - Connecting
@@ -349,6 +467,17 @@ public actor BLEHost {
             throw .busy(detail: "a connection attempt to \(pending.address) is in progress; wait for it or call cancelConnect()")
         }
         if let problem = options.parameters.validationProblem { throw .invalidArgument(detail: problem) }
+        // A bonded accessory that uses resolvable private addresses is reached at its current one.
+        var address = address
+        var type = type
+        if let current = await currentPrivateAddress(of: address, within: .seconds(3)), current != address {
+            logger.info("\(address) advertises as \(current) (resolved with its IRK); connecting there")
+            address = current
+            type = .random
+            if let existing = connections.values.first(where: { $0.peerAddress == address && $0.isConnected }) {
+                return existing
+            }
+        }
         let completion = Promise<ConnectOutcome>()
         pendingConnect = PendingConnect(address: address, options: options, completion: completion)
         defer { pendingConnect = nil }
@@ -357,7 +486,23 @@ public actor BLEHost {
             ? .leExtendedCreateConnection(peer: address, peerType: peerType, ownAddressType: ownAddressType, parameters: options.parameters)
             : .leCreateConnection(peer: address, peerType: peerType, ownAddressType: ownAddressType, parameters: options.parameters)
         logger.debug("connecting to \(address) (\(peerType))")
-        try await hci.execute(command)
+        var pausedScan = false
+        do {
+            try await hci.execute(command)
+        } catch .commandFailed(let name, let status) where usesExtendedCommands && Self.isRefusal(status) {
+            // Claims extended advertising but refuses the extended command: legacy from now on.
+            logger.warning("\(name) refused (\(status)): falling back to the legacy scan and connect commands")
+            usesExtendedCommands = false
+            try await hci.execute(.leCreateConnection(peer: address, peerType: peerType, ownAddressType: ownAddressType, parameters: options.parameters))
+        } catch .commandFailed(_, let status) where status == .commandDisallowed && isScanning {
+            // Some controllers cannot scan and initiate at once: pause the scan while connecting.
+            logger.info("the controller cannot connect while scanning: pausing the scan")
+            pausedScan = await setScanEnabled(false)
+            try await hci.execute(command)
+        }
+        defer {
+            if pausedScan { Task { _ = await self.setScanEnabled(true) } }
+        }
 
         let outcome: ConnectOutcome
         do {
@@ -400,6 +545,16 @@ public actor BLEHost {
                 }
             }
             logger.info("connected to \(address): handle 0x\(hex(connection.handle)), ATT_MTU \(connection.mtu)")
+            if security.configuration.encryptWhenBonded, await connection.security.storedBond()?.peerLongTermKey != nil {
+                do {
+                    try await connection.encrypt()
+                    logger.info("encrypted the link to \(address) with the stored bond")
+                } catch {
+                    // Reported on the connection (securityFailed); ATT requests that need
+                    // encryption then fail with this error instead of pairing again.
+                    logger.warning("\(error)")
+                }
+            }
             return connection
         }
     }
@@ -475,6 +630,19 @@ public actor BLEHost {
             hostEvents.yield(.hardwareError(code: code))
         case .encryptionChange(let status, let handle, let enabled):
             logger.info("encryption on 0x\(hex(handle)): \(enabled != 0 ? "on" : "off") (\(status))")
+            await connections[handle]?.security.encryptionChanged(status: status, enabled: enabled != 0)
+        case .encryptionKeyRefreshComplete(let status, let handle):
+            logger.info("encryption key refreshed on 0x\(hex(handle)) (\(status))")
+            await connections[handle]?.security.encryptionChanged(status: status, enabled: status == .success)
+        case .le(.longTermKeyRequest(let handle, let rand, let ediv)):
+            let key = await connections[handle]?.security.longTermKey(rand: rand, ediv: ediv)
+            let command: HCICommand = key.map { .leLongTermKeyRequestReply(handle: handle, key: $0) }
+                ?? .leLongTermKeyRequestNegativeReply(handle: handle)
+            do {
+                try await hci.execute(command)
+            } catch {
+                logger.warning("answering the Long Term Key Request of 0x\(hex(handle)) failed: \(error)")
+            }
         default:
             logger.trace("event \(event)")
         }
@@ -483,22 +651,25 @@ public actor BLEHost {
     private func handleConnectionComplete(_ complete: LEConnectionComplete) async {
         let outcome: ConnectOutcome
         if complete.status == .success {
-            guard complete.role == 0 else {
-                // This host never advertises; a peripheral-role link is not ours to keep.
+            guard complete.role == 0 || configuration.acceptsPeripheralConnections else {
+                // Not advertising for connections: a peripheral-role link is not ours to keep.
                 logger.warning("unexpected peripheral-role connection from \(complete.peerAddress); disconnecting")
                 let hci = hci
                 Task { _ = try? await hci.execute(.disconnect(handle: complete.handle, reason: .remoteUserTerminatedConnection)) }
                 return
             }
             let options = pendingConnect?.options ?? ConnectionOptions()
+            let local = IdentityAddress(address: ownAddress ?? .zero, type: ownAddressType)
             let connection = BLEConnection(
                 complete: complete, hci: hci, localMTU: options.preferredMTU ?? UInt16(attDefaultMTU),
-                attTimeout: options.attTimeout, logger: logger)
+                attTimeout: options.attTimeout, localAddress: local, securityContext: security, logger: logger)
             connections[complete.handle] = connection
             if let inbound = await hci.inboundPDUs(handle: complete.handle) {
                 await connection.activate(inbound: inbound)
             }
             hostEvents.yield(.connected(connection))
+            // A central connected to this host: nobody's connect() waits for it.
+            if complete.role != 0 { return }
             outcome = .connected(connection)
         } else {
             outcome = .failed(complete.status)

@@ -87,6 +87,9 @@ public struct BLEHostConfiguration: Sendable, Hashable {
     public var ownAddress: OwnAddress
     /// The command set.
     public var commandSet: CommandSet
+    /// Keep connections a central makes to this host (it advertised); default `false`: such
+    /// links are disconnected (a host that never advertises should not get them).
+    public var acceptsPeripheralConnections = false
 
     /// Creates a configuration: 2 s command timeout, 5 s reset timeout, random static own
     /// address, automatic command set.

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// The LE signaling channel (fixed channel 5, Core Vol 3 Part A 4): what this central answers.
 ///
 /// A peripheral may ask for new connection parameters with a Connection Parameter Update
@@ -75,26 +77,5 @@ enum LESignaling {
         bytes.appendLE(UInt16(data.count))
         bytes.append(contentsOf: data)
         return bytes
-    }
-}
-
-/// The Security Manager channel (fixed channel 6): this host does not pair yet, so it refuses
-/// pairing politely (Pairing Failed, 0x05 Pairing Not Supported) instead of letting the
-/// accessory wait 30 s for a timeout.
-enum SecurityManagerResponder {
-    static let pairingRequest: UInt8 = 0x01
-    static let pairingFailed: UInt8 = 0x05
-    static let securityRequest: UInt8 = 0x0B
-    static let pairingNotSupported: UInt8 = 0x05
-
-    /// The reply to one SMP packet, and whether it asked to pair.
-    static func handle(_ payload: [UInt8]) -> (reply: [UInt8]?, pairingRequested: Bool) {
-        guard let code = payload.first else { return (nil, false) }
-        switch code {
-        case pairingRequest, securityRequest:
-            return ([pairingFailed, pairingNotSupported], true)
-        default:
-            return (nil, false)
-        }
     }
 }

@@ -44,9 +44,13 @@ public final class LiveRanging: Sendable {
     ///   - uwb: the dev kit; `nil`: the only known kit on USB. `sim` is an in-process virtual
     ///     UWBS of the shared simulated world.
     ///   - hci: the BLE controller.
+    ///   - host: the host's own address and command set (`--own-address`, `--hci-legacy`).
+    ///   - security: bonds and the host's identity (the accessory store's), so bonded accessories
+    ///     are encrypted with their stored keys and see the central they paired with.
     /// - Throws: ``LiveRangingError`` saying which device failed and what to do.
     public static func open(
-        uwb: UWBDeviceTarget?, hci: HCITransportSpec, settings: RunSettings, logger: Logger = Logger(label: "nearby")
+        uwb: UWBDeviceTarget?, hci: HCITransportSpec, host hostConfiguration: BLEHostConfiguration = BLEHostConfiguration(),
+        security: SecurityContext = SecurityContext(), settings: RunSettings, logger: Logger = Logger(label: "nearby")
     ) async throws(LiveRangingError) -> LiveRanging {
         let client: UCIClient
         do {
@@ -60,7 +64,7 @@ public final class LiveRanging: Sendable {
         }
         let host: BLEHost
         do {
-            host = try await BLEHost.open(hci, logger: logger)
+            host = try await BLEHost.open(hci, configuration: hostConfiguration, security: security, logger: logger)
         } catch {
             await client.close()
             throw LiveRangingError(device: .controller, description: "--hci \(hci): \(error)")

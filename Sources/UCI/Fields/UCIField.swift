@@ -168,21 +168,5 @@ extension String {
     }
 }
 
-/// A JSON string literal with the required escapes.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            let digits = Array("0123456789abcdef")
-            out += "\\u00" + String(digits[Int(scalar.value >> 4)]) + String(digits[Int(scalar.value & 0xF)])
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
-}
+/// A JSON string literal with the required escapes (``NearbyBase/JSONText/string(_:)``).
+func jsonString(_ text: String) -> String { JSONText.string(text) }

@@ -43,8 +43,9 @@ final class BumblePeer: Sendable {
     var spec: HCITransportSpec { .tcp(host: "127.0.0.1", port: UInt16(port)) }
 
     /// A started host on C0.
-    func startHost(_ configuration: BLEHostConfiguration = BLEHostConfiguration(commandTimeout: .seconds(5))) async throws -> BLEHost {
-        try await BLEHost.open(spec, configuration: configuration, logger: testLogger)
+    func startHost(_ configuration: BLEHostConfiguration = BLEHostConfiguration(commandTimeout: .seconds(5)),
+                   security: SecurityContext = SecurityContext()) async throws -> BLEHost {
+        try await BLEHost.open(spec, configuration: configuration, security: security, logger: testLogger)
     }
 
     /// Lines the peer printed that start with `prefix`.

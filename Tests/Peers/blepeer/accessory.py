@@ -18,6 +18,7 @@ from bumble.gatt import (
 )
 from bumble.host import Host
 
+from . import security as smp_security
 from . import services
 from .behaviour import Behaviour
 
@@ -69,6 +70,8 @@ class Accessory:
         apple_ni_configuration: bytes,
         behaviour: Behaviour,
         link_loss: Callable[[int, hci.Address], int],
+        security: smp_security.SecurityOptions | None = None,
+        rpa_irk: bytes | None = None,
         report=print,
     ) -> None:
         self.address = hci.Address(address)
@@ -85,6 +88,26 @@ class Accessory:
         config.advertising_data = advertising_data
         config.scan_response_data = scan_response_data
         self.device = Device(config=config, host=host)
+        # Privacy: advertise from resolvable private addresses (a new one after every
+        # connection) and distribute this IRK with the identity address when pairing.
+        self.rpa_irk = rpa_irk
+        if rpa_irk is not None:
+            self.device.irk = rpa_irk
+        # Pairing with Bumble's own Security Manager, as the test configures it.
+        self.security = security or smp_security.SecurityOptions()
+        self.device.pairing_config_factory = lambda connection: smp_security.pairing_config(
+            self.security, self.report)
+        self.att_silent = False
+        server = self.device.gatt_server
+        answer = server.on_gatt_pdu
+
+        def maybe_answer(connection, att_pdu) -> None:
+            if self.att_silent:
+                self.report(f'ATT-IGNORED op=0x{att_pdu.op_code:02x}')
+                return
+            answer(connection, att_pdu)
+
+        server.on_gatt_pdu = maybe_answer
         self.tx_characteristics: dict[str, Characteristic] = {}
         self.indicate_characteristic: Characteristic | None = None
         self.device.on('connection', self._on_connection)
@@ -136,8 +159,14 @@ class Accessory:
         await self._advertise()
 
     async def _advertise(self) -> None:
+        if self.rpa_irk is not None:
+            rpa = hci.Address.generate_private_address(self.rpa_irk)
+            # The controller's own random address too: the virtual link tags ACL data with it.
+            await self.device.send_sync_command(hci.HCI_LE_Set_Random_Address_Command(random_address=rpa))
+            self.device.random_address = rpa
+            self.report(f'RPA address={rpa}')
         await self.device.start_advertising(
-            auto_restart=True,
+            auto_restart=self.rpa_irk is None,
             advertising_data=self.advertising_data,
             scan_response_data=self.scan_response_data,
             advertising_interval_min=20,
@@ -146,11 +175,19 @@ class Accessory:
 
     def _on_connection(self, connection) -> None:
         self.report(f'CONNECTED handle=0x{connection.handle:04x} peer={connection.peer_address}')
+        self.att_silent = False
+        smp_security.watch(connection, self.report)
+        if self.security.security_request and connection.role == hci.Role.PERIPHERAL:
+            asyncio.get_running_loop().call_later(0.05, self.device.request_pairing, connection)
+            self.report('SECURITY-REQUEST-SENT')
         connection.on('disconnection', lambda reason, c=connection: self._on_disconnection(c, reason))
         asyncio.get_running_loop().create_task(self.behaviour.on_connected(connection.handle))
 
     def _on_disconnection(self, connection, reason: int) -> None:
         self.report(f'DISCONNECTED handle=0x{connection.handle:04x} reason=0x{reason:02x}')
+        if self.rpa_irk is not None:
+            # Back to advertising under a new private address.
+            asyncio.get_running_loop().create_task(self._readvertise())
         asyncio.get_running_loop().create_task(
             self.behaviour.on_disconnected(connection.handle, reason))
 
@@ -190,10 +227,70 @@ class Accessory:
                 connection.disconnect(hci.HCI_ErrorCode.REMOTE_USER_TERMINATED_CONNECTION_ERROR)))
         elif command == services.CONTROL_L2CAP_PARAMETER_UPDATE:
             loop.create_task(self._request_parameter_update(connection))
+        elif command == services.CONTROL_FORGET_BONDS:
+            loop.create_task(self._forget_bonds())
+        elif command == services.CONTROL_ATT_SILENCE:
+            # After this write's response: every later ATT request goes unanswered.
+            loop.call_later(0.05, self._silence)
         elif command == services.CONTROL_BEHAVIOUR:
             loop.create_task(self.behaviour.on_control(payload))
         else:
             self.report(f'UNKNOWN-CONTROL command=0x{command:02x}')
+
+    async def _readvertise(self) -> None:
+        if self.device.is_advertising:
+            await self.device.stop_advertising()
+        await self._advertise()
+
+    async def _forget_bonds(self) -> None:
+        """The accessory is reset: it forgets every bond (the host's next encryption attempt
+        gets PIN or Key Missing)."""
+        keystore = self.device.keystore
+        names = [name for name, _ in await keystore.get_all()] if keystore else []
+        for name in names:
+            await keystore.delete(name)
+        self.report(f'BONDS-FORGOTTEN count={len(names)}')
+
+    def _silence(self) -> None:
+        self.att_silent = True
+        self.report('ATT-SILENT')
+
+    async def connect_to(self, address: str, pair: bool, encrypt: bool, reencrypt: bool = False) -> None:
+        """Acts as a central: connects to `address` (the host under test advertising), retrying
+        until it answers, then pairs or encrypts if asked; with `reencrypt`, after pairing it
+        disconnects, connects again and encrypts with the new bond."""
+        connection = await self._connect_as_central(address)
+        try:
+            if encrypt:
+                await connection.encrypt()
+            elif pair:
+                await connection.pair()
+        except Exception as error:
+            self.report(f'CENTRAL-SECURITY-FAILED error={error}')
+            return
+        if not (pair and reencrypt):
+            return
+        await asyncio.sleep(0.3)
+        await connection.disconnect()
+        self.report('CENTRAL-DISCONNECTED')
+        again = await self._connect_as_central(address)
+        try:
+            await again.encrypt()
+        except Exception as error:
+            self.report(f'CENTRAL-SECURITY-FAILED error={error}')
+
+    async def _connect_as_central(self, address: str):
+        target = hci.Address(address)
+        while True:
+            try:
+                connection = await self.device.connect(
+                    target, own_address_type=hci.OwnAddressType.RANDOM, timeout=2.0)
+                break
+            except Exception as error:  # not advertising yet
+                self.report(f'CONNECT-RETRY error={type(error).__name__}')
+                await asyncio.sleep(0.3)
+        self.report(f'CENTRAL-CONNECTED peer={connection.peer_address}')
+        return connection
 
     async def _vanish(self, connection, back_after: int) -> None:
         """Out of range: the link is lost and the accessory is not heard advertising until

@@ -30,6 +30,14 @@ Always available (both modes): an RSSI override, "legacy reports only" (clears t
 LE Extended Advertising feature bit), opcodes that are never answered (timeout tests) and the
 LE Create Connection Cancel fix (quirk 5: the stock controller neither clears the pending
 connection nor reports it; ``stock_cancel=True`` keeps the stock behaviour).
+
+Supported commands are reported as the controller really handles them (the stock list omits
+the extended scan / connect commands it implements). Two more old-controller quirks:
+``bt40=True`` is a Bluetooth 4.0 controller (HCI version 6, no extended advertising, LE Set
+Event Mask bits above 4.0 refused with 0x12, like a CSR8510); ``refuse_extended_connect=True``
+claims extended advertising but answers LE Extended Create Connection with 0x01;
+``no_connect_while_scanning=True`` refuses to initiate while scanning (0x0C), like controllers
+that cannot do both.
 """
 
 from __future__ import annotations
@@ -99,10 +107,22 @@ class TestController(Controller):
         rssi: int | None = None,
         never_answer: set[int] | None = None,
         stock_cancel: bool = False,
+        bt40: bool = False,
+        refuse_extended_connect: bool = False,
+        no_connect_while_scanning: bool = False,
         report=print,
         **kwargs,
     ) -> None:
         super().__init__(name, **kwargs)
+        self.bt40 = bt40
+        self.refuse_extended_connect = refuse_extended_connect
+        self.no_connect_while_scanning = no_connect_while_scanning
+        # The stock list omits extended commands this controller handles.
+        self.supported_commands = set(Controller.supported_commands) | EXTENDED_COMMANDS
+        if bt40:
+            legacy_only = True
+            self.hci_version = 6
+            self.lmp_version = 6
         self.strict = strict
         self.rssi_override = rssi
         self.never_answer = set(never_answer or ())
@@ -110,6 +130,7 @@ class TestController(Controller):
         self.report = report
         if legacy_only:
             self.le_features = self.le_features & ~hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
+            self.supported_commands = self.supported_commands - EXTENDED_COMMANDS
         self.command_set: str | None = None
         self.scan_is_extended = False
         self.seen_reports: set[tuple[bytes, int, bytes]] = set()
@@ -144,6 +165,24 @@ class TestController(Controller):
         if op_code in self.never_answer:
             self.report(f'NEVER-ANSWERED opcode=0x{op_code:04x}')
             return
+        if self.refuse_extended_connect and op_code == hci.HCI_LE_EXTENDED_CREATE_CONNECTION_COMMAND:
+            self.report('EXTENDED-CONNECT-REFUSED')
+            self._send_status(command, hci.HCI_ErrorCode.UNKNOWN_HCI_COMMAND_ERROR)
+            return
+        if (self.no_connect_while_scanning and self.le_scan_enable
+                and op_code in (hci.HCI_LE_CREATE_CONNECTION_COMMAND, hci.HCI_LE_EXTENDED_CREATE_CONNECTION_COMMAND)):
+            self.report('CONNECT-WHILE-SCANNING-REFUSED')
+            self._send_status(command, hci.HCI_ErrorCode.COMMAND_DISALLOWED_ERROR)
+            return
+        if self.bt40:
+            if op_code in EXTENDED_COMMANDS or op_code not in self.supported_commands:
+                self._send_status(command, hci.HCI_ErrorCode.UNKNOWN_HCI_COMMAND_ERROR)
+                return
+            if op_code == hci.HCI_LE_SET_EVENT_MASK_COMMAND and int.from_bytes(command.le_event_mask, 'little') & ~0x1F:
+                # A 4.0 controller knows LE events 1-5 only.
+                self.report('LE-EVENT-MASK-REFUSED')
+                self._send_status(command, hci.HCI_ErrorCode.INVALID_COMMAND_PARAMETERS_ERROR)
+                return
         if self.strict:
             status = self._strict_precheck(command)
             if status is not None:

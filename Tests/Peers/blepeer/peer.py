@@ -19,6 +19,7 @@ from bumble import link as bumble_link
 
 from . import advertising, services
 from .accessory import Accessory
+from .security import IO_CAPABILITIES, SecurityOptions
 from .behaviour import Behaviour, load as load_behaviour
 from .controller import TestController
 from .transport import open_h4_transport
@@ -50,6 +51,15 @@ class PeerOptions:
     never_answer: set[int] = dataclasses.field(default_factory=set)
     stock_cancel: bool = False
     accessories: int = 1
+    security: SecurityOptions = dataclasses.field(default_factory=SecurityOptions)
+    bt40: bool = False
+    refuse_extended_connect: bool = False
+    no_connect_while_scanning: bool = False
+    connect_to: str | None = None
+    pair_as_central: bool = False
+    encrypt_as_central: bool = False
+    reencrypt_as_central: bool = False
+    rpa_irk: bytes | None = None
 
     def accessory_addresses(self) -> list[str]:
         """The first accessory uses `address`; the others count up its last byte."""
@@ -110,6 +120,9 @@ class BLEPeer:
             rssi=options.rssi,
             never_answer=options.never_answer,
             stock_cancel=options.stock_cancel,
+            bt40=options.bt40,
+            refuse_extended_connect=options.refuse_extended_connect,
+            no_connect_while_scanning=options.no_connect_while_scanning,
             report=report,
         )
         for index, address in enumerate(options.accessory_addresses()):
@@ -124,10 +137,16 @@ class BLEPeer:
                 apple_ni_configuration=options.apple_ni_configuration,
                 behaviour=self.behaviour,
                 link_loss=self.c0.drop_links,
+                security=options.security,
+                rpa_irk=options.rpa_irk,
                 report=report,
             )
             await accessory.start()
             self.accessories.append(accessory)
+        if options.connect_to:
+            asyncio.get_running_loop().create_task(self.accessories[0].connect_to(
+                options.connect_to, pair=options.pair_as_central, encrypt=options.encrypt_as_central,
+                reencrypt=options.reencrypt_as_central))
         adv, scan_response = self.advertising_payloads()
         report(
             f'READY transport={options.transport} address={",".join(options.accessory_addresses())} '
@@ -183,6 +202,31 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
     parser.add_argument('--stock-cancel', action='store_true',
                         help='keep the stock LE Create Connection Cancel (quirk 5)')
     parser.add_argument('--behaviour', default='echo', help='echo, silent or module:Class')
+    pairing = parser.add_argument_group('pairing (the accessory runs Bumble\'s Security Manager)')
+    pairing.add_argument('--io', default='noio', choices=sorted(IO_CAPABILITIES), help='IO capability')
+    pairing.add_argument('--no-mitm', action='store_true', help='do not ask for MITM protection')
+    pairing.add_argument('--legacy-pairing', action='store_true', help='no LE Secure Connections (Bluetooth 4.0/4.1)')
+    pairing.add_argument('--no-bonding', action='store_true', help='do not bond')
+    pairing.add_argument('--key-size', type=int, default=16, help='maximum encryption key size')
+    pairing.add_argument('--passkey', type=int, help='the passkey shown (display) or typed (keyboard)')
+    pairing.add_argument('--passkey-file', help='type the passkey written to this file (by the test)')
+    pairing.add_argument('--refuse-pairing', action='store_true', help='answer Pairing Failed (not supported)')
+    pairing.add_argument('--reject-comparison', action='store_true', help='say no to numeric comparison')
+    pairing.add_argument('--security-request', action='store_true', help='send a Security Request on connecting')
+    pairing.add_argument('--rpa-irk', help='advertise with resolvable private addresses from this IRK (hex, MSB first)')
+    central = parser.add_argument_group('the accessory as a central (peripheral-role tests of the host)')
+    central.add_argument('--connect-to', metavar='ADDRESS', help='connect to this (random) address, retrying')
+    central.add_argument('--pair-as-central', action='store_true', help='pair after connecting')
+    central.add_argument('--encrypt-as-central', action='store_true', help='encrypt with the stored bond after connecting')
+    central.add_argument('--reencrypt-as-central', action='store_true',
+                         help='after pairing: disconnect, connect again and encrypt with the new bond')
+    quirks = parser.add_argument_group('controller quirks of C0')
+    quirks.add_argument('--bt40', action='store_true',
+                        help='a Bluetooth 4.0 controller: legacy commands only, LE event mask bits above 4.0 refused')
+    quirks.add_argument('--refuse-extended-connect', action='store_true',
+                        help='claims extended advertising but answers LE Extended Create Connection with 0x01')
+    quirks.add_argument('--no-connect-while-scanning', action='store_true',
+                        help='refuse LE (Extended) Create Connection with 0x0C while scanning')
     parser.add_argument('--log-level', default='WARNING')
     args = parser.parse_args(argv)
     options = PeerOptions(
@@ -203,6 +247,19 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
         never_answer=set(args.never_answer),
         stock_cancel=args.stock_cancel,
         accessories=args.accessories,
+        security=SecurityOptions(
+            io=args.io, mitm=not args.no_mitm, sc=not args.legacy_pairing, bonding=not args.no_bonding,
+            key_size=args.key_size, passkey=args.passkey, passkey_file=args.passkey_file,
+            refuse=args.refuse_pairing, reject_comparison=args.reject_comparison,
+            security_request=args.security_request),
+        bt40=args.bt40,
+        refuse_extended_connect=args.refuse_extended_connect,
+        no_connect_while_scanning=args.no_connect_while_scanning,
+        connect_to=args.connect_to,
+        pair_as_central=args.pair_as_central,
+        encrypt_as_central=args.encrypt_as_central,
+        reencrypt_as_central=args.reencrypt_as_central,
+        rpa_irk=bytes.fromhex(args.rpa_irk)[::-1] if args.rpa_irk else None,  # Bumble keeps keys LSB first
     )
     return options, args.behaviour, args.log_level
 

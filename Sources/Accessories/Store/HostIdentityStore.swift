@@ -1,0 +1,104 @@
+public import LowEnergy
+import Foundation
+import NearbySupport
+
+/// This host's identity per controller, kept next to the accessory store
+/// (`host-identity.json`, mode 0600, written atomically under a lock): a random static own
+/// address generated once per controller and an IRK, so a bonded accessory sees the same
+/// central every time (a new address each run would look like a stranger to it).
+///
+/// Controllers are told apart by their public address (Read BD_ADDR); a controller without
+/// one (all zeros) shares the entry `00:00:00:00:00:00`.
+public struct HostIdentityStore: LocalIdentityProvider {
+    /// The file.
+    public let path: String
+
+    /// A store at `path`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The store next to the accessory store at `storePath`.
+    public init(besideStore storePath: String) {
+        self.path = AtomicFile.parentDirectory(of: storePath) + "/host-identity.json"
+    }
+
+    struct Entry: Codable, Hashable {
+        var controller: BluetoothAddress
+        var address: BluetoothAddress
+        var irk: SecurityKey
+    }
+
+    struct File: Codable {
+        var version = 1
+        var controllers: [Entry]
+    }
+
+    /// The identity on `controller`: the stored one, or a new one stored now.
+    /// - Parameter usePublicAddress: the identity address is the controller's public address.
+    /// - Throws: ``SecurityError/storageFailed(detail:)``.
+    public func identity(controller: BluetoothAddress, usePublicAddress: Bool) async throws(SecurityError) -> LocalIdentity {
+        let path = path
+        let result: Result<Entry, SecurityError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Self.entry(for: controller, at: path))
+            }
+        }
+        let entry = try result.get()
+        if usePublicAddress {
+            return LocalIdentity(address: IdentityAddress(address: controller, type: .public), irk: entry.irk)
+        }
+        return LocalIdentity(address: IdentityAddress(address: entry.address, type: .random), irk: entry.irk)
+    }
+
+    /// Every stored entry (for diagnostics).
+    public func controllers() throws(SecurityError) -> [(controller: BluetoothAddress, address: BluetoothAddress)] {
+        try Self.read(path).controllers.map { ($0.controller, $0.address) }
+    }
+
+    private static func read(_ path: String) throws(SecurityError) -> File {
+        let bytes: [UInt8]?
+        do {
+            bytes = try AtomicFile.read(path)
+        } catch {
+            throw .storageFailed(detail: "\(error)")
+        }
+        guard let bytes else { return File(controllers: []) }
+        do {
+            return try JSONDecoder().decode(File.self, from: Data(bytes))
+        } catch {
+            throw .storageFailed(detail: "\(path) is damaged (\(error)); move it away to start with a new identity")
+        }
+    }
+
+    private static func entry(for controller: BluetoothAddress, at path: String) -> Result<Entry, SecurityError> {
+        do throws(SecurityError) {
+            do {
+                try AtomicFile.createDirectories(AtomicFile.parentDirectory(of: path))
+            } catch {
+                throw .storageFailed(detail: "\(error)")
+            }
+            let lock: FileLock
+            do {
+                lock = try FileLock(path: path + ".lock")
+            } catch {
+                throw .storageFailed(detail: "\(error)")
+            }
+            defer { lock.unlock() }
+            var file = try read(path)
+            if let entry = file.controllers.first(where: { $0.controller == controller }) { return .success(entry) }
+            let entry = Entry(controller: controller, address: .randomStatic(), irk: .random())
+            file.controllers.append(entry)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            do {
+                try AtomicFile.write(Array(try encoder.encode(file)) + [0x0A], to: path)
+            } catch {
+                throw .storageFailed(detail: "writing \(path): \(error)")
+            }
+            return .success(entry)
+        } catch {
+            return .failure(error)
+        }
+    }
+}
