@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// The board configuration an NXP SR1xx needs after power-up before it becomes READY: NXP's UWB
 /// HAL for Android (`phNxpUciHal_init_hw`, `phNxpUciHal_set_board_config`) waits for the first
 /// CORE_DEVICE_STATUS_NTF (state 0x00 or READY), sends `2E 00 00 02 <variant> <version>` (GID
@@ -20,5 +22,5 @@ public struct NXPBoardConfiguration: Sendable, Hashable, CustomStringConvertible
     public static let nxpReference = NXPBoardConfiguration(variant: 0x01, version: 0x01)
 
     /// `variant 0x01, version 0x01`.
-    public var description: String { "variant \(ClientText.hex(UInt64(variant), digits: 2)), version \(ClientText.hex(UInt64(version), digits: 2))" }
+    public var description: String { "variant \(Hex.prefixed(variant)), version \(Hex.prefixed(version))" }
 }
