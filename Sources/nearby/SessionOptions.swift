@@ -25,7 +25,9 @@ struct SessionOptions: ParsableArguments {
 
     @Option(
         name: .customLong("sts-order"),
-        help: ArgumentHelp("How VENDOR_ID and the STS IV go to UCI: vendor-first (AOSP) or reversed (Qorvo); both sides must agree.", valueName: "order"))
+        help: ArgumentHelp(
+            "How VENDOR_ID and the STS IV go to UCI: vendor-first (4C 00 + IV, as AOSP and androidx) or vendor-swapped (00 4C + IV); both sides must agree. The old spelling reversed (or qorvo) now means vendor-swapped.",
+            valueName: "order"))
     var stsOrder = UWBKeyByteOrder.vendorFirst.description
 
     @Flag(help: "Print one JSON object per update and per event (keys: see the README).")
@@ -50,7 +52,7 @@ struct SessionOptions: ParsableArguments {
     /// `--sts-order` parsed.
     func keyByteOrder() throws -> UWBKeyByteOrder {
         guard let order = UWBKeyByteOrder(name: stsOrder) else {
-            throw ValidationError("--sts-order must be vendor-first or reversed, not \"\(stsOrder)\"")
+            throw ValidationError("--sts-order must be vendor-first or vendor-swapped, not \"\(stsOrder)\"")
         }
         return order
     }

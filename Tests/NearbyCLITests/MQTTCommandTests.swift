@@ -66,7 +66,9 @@ import Testing
         try await watcher.wait("the first events") { $0.messages.count >= 4 }
         let down = Date().timeIntervalSince1970
         try await broker.stop()
-        try await Task.sleep(for: .seconds(3))
+        // Long enough that zone events (about 3 per second from 4 accessories at ×4) happen while
+        // it is down, even if the loaded machine stalls the demo for a moment.
+        try await Task.sleep(for: .seconds(6))
         let up = Date().timeIntervalSince1970
         try await broker.start()
         #expect(try await demo.waitForExit(timeout: .seconds(90)) == 0, "\(demo.stderr)")

@@ -29,10 +29,12 @@ import NIProtocol
         let channel: GATTDataChannel
         let client: UCIClient
 
-        static func start(seed: UInt64) async throws -> Rig {
+        /// - Parameter environment: `NEARBY_NI_*` settings of the accessory (its MAC, role, longer
+        ///   configuration data, slots).
+        static func start(seed: UInt64, environment: [String: String] = [:]) async throws -> Rig {
             let world = try VirtualUWBSWorld(scenario: .stand, noise: .ideal, seed: seed, clock: .realTime(speed: 2), logger: sessionTestLogger)
             let server = try VirtualUWBSServer(world: world, port: 0, logger: sessionTestLogger)
-            let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(server.port)")
+            let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(server.port)", environment: environment)
             let host = try await BLEHost.open(.tcp(host: "127.0.0.1", port: UInt16(hciPort)), logger: sessionTestLogger)
             let address = try #require(BluetoothAddress(NIAccessoryPeer.address))
             let channel = try await GATTDataChannel.connect(host: host, address: address, type: .random)
@@ -43,7 +45,8 @@ import NIProtocol
             return Rig(world: world, server: server, peer: peer, host: host, address: address, channel: channel, client: client)
         }
 
-        /// Writes `command` to the peer's test-control characteristic (0x08 link loss, 0x09 vanish).
+        /// Writes `command` to the peer's test-control characteristic (0x08 link loss, 0x09
+        /// vanish, 0x20 03 the accessory stops its session and sends 0x03).
         func control(_ command: [UInt8]) async throws {
             let connection = try #require(await channel.connection)
             let service = try #require(try await connection.gatt.discoverPrimaryServices(uuid: Self.testService).first)

@@ -709,7 +709,7 @@ _nearby_uwb_range() {
     repeating_flags=()
     non_repeating_flags=(--controller --controlee --json --verbose --version -h --help)
     repeating_options=(--peer)
-    non_repeating_options=(--device --session-id --channel --preamble --role --mac --interval-ms --count --log-level)
+    non_repeating_options=(--device --session-id --channel --preamble --role --mac --interval-ms --count --angles --log-level)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -740,6 +740,9 @@ _nearby_uwb_range() {
         return
         ;;
     '--count')
+        return
+        ;;
+    '--angles')
         return
         ;;
     '--log-level')
