@@ -127,7 +127,9 @@ import NIProtocol
         let retries = recorder.retries(of: id)
         #expect(retries.first?.reason == .linkLost(.connectionTimeout), "\(retries)")
         let skipped = retries.filter { $0.reason == .notNearby }
-        #expect(skipped.count >= 2, "about 3 s out of range at 0.7 s per check: \(retries)")
+        // How many 0.7 s checks fit in the 3 s depends on the machine's load; at least one did,
+        // and (below) no connection was tried while the accessory was away.
+        #expect(skipped.count >= 1, "checks while out of range: \(retries)")
         #expect(skipped.allSatisfy { $0.action == .reconnect })
         // Nothing was tried while it was away: one connection before, one after.
         #expect(peer.stdout.split(separator: "\n").filter { $0.hasPrefix("CONNECTED ") }.count == 2, "\(peer.stdout)")
