@@ -57,15 +57,30 @@ public enum RangingEvent: Sendable, Hashable, CustomStringConvertible {
 /// The events of one sample (or one silence check), in order, stored inline: a sample yields at
 /// most four (`lost`, zone cleared, `found`, first zone, when it arrives after a silence nobody
 /// checked), so the pipeline reports them without allocating.
+///
+/// The storage is plain data (kind, zone indices, time) plus one reference to the zone names,
+/// set only when an event names a zone: an update that carries no event costs nothing to make,
+/// copy or drop. ``subscript(_:)`` rebuilds each ``RangingEvent`` with its zones' names.
 public struct RangingEvents: RandomAccessCollection, Sendable, Hashable {
-    private var e0: RangingEvent?
-    private var e1: RangingEvent?
-    private var e2: RangingEvent?
-    private var e3: RangingEvent?
+    /// One event as plain data; a zone index of -1 means none.
+    private struct Record: Sendable, Hashable {
+        var kind: UInt8 = 0  // 1 zoneChanged, 2 lost, 3 found
+        var from: Int16 = -1
+        var to: Int16 = -1
+        var time = 0.0
+    }
+
+    private var r0 = Record()
+    private var r1 = Record()
+    private var r2 = Record()
+    private var r3 = Record()
     /// Number of events.
     public private(set) var count = 0
+    /// Zone names by index, for the zones the events name (`nil` when none does).
+    private var names: [String]?
 
     /// No events.
+    @inlinable
     public init() {}
 
     /// The events of `events` (at most 4; more are ignored).
@@ -73,16 +88,46 @@ public struct RangingEvents: RandomAccessCollection, Sendable, Hashable {
         for event in events { append(event) }
     }
 
+    /// Appends `event`, whose zones are named by `zoneNames` (the zone map's names by index):
+    /// the names are shared, not copied, so appending allocates nothing (the pipeline's path).
+    public mutating func append(_ event: RangingEvent, zoneNames: [String]) {
+        if names == nil { names = zoneNames }
+        append(event)
+    }
+
     /// Appends `event`; a fifth event is ignored (the pipeline never makes one).
     public mutating func append(_ event: RangingEvent) {
+        var record = Record()
+        switch event {
+        case .zoneChanged(let from, let to, let time):
+            record = Record(kind: 1, from: remember(from), to: remember(to), time: time)
+        case .lost(let time, let zone):
+            record = Record(kind: 2, from: remember(zone), to: -1, time: time)
+        case .found(let time):
+            record = Record(kind: 3, from: -1, to: -1, time: time)
+        }
         switch count {
-        case 0: e0 = event
-        case 1: e1 = event
-        case 2: e2 = event
-        case 3: e3 = event
+        case 0: r0 = record
+        case 1: r1 = record
+        case 2: r2 = record
+        case 3: r3 = record
         default: return
         }
         count += 1
+    }
+
+    /// Stores a zone's name by its index (a pipeline's names are stored once, unchanged).
+    private mutating func remember(_ zone: ZoneRef?) -> Int16 {
+        guard let zone, zone.index >= 0, zone.index < Int(Int16.max) else { return -1 }
+        if names == nil { names = [] }
+        if names!.count <= zone.index { names!.append(contentsOf: repeatElement("", count: zone.index + 1 - names!.count)) }
+        if names![zone.index] != zone.name { names![zone.index] = zone.name }
+        return Int16(zone.index)
+    }
+
+    private func zone(_ index: Int16) -> ZoneRef? {
+        guard index >= 0, let names, Int(index) < names.count else { return nil }
+        return ZoneRef(index: Int(index), name: names[Int(index)])
     }
 
     public var startIndex: Int { 0 }
@@ -90,11 +135,17 @@ public struct RangingEvents: RandomAccessCollection, Sendable, Hashable {
 
     public subscript(position: Int) -> RangingEvent {
         precondition(position >= 0 && position < count, "RangingEvents index out of range")
+        let record: Record
         switch position {
-        case 0: return e0!
-        case 1: return e1!
-        case 2: return e2!
-        default: return e3!
+        case 0: record = r0
+        case 1: record = r1
+        case 2: record = r2
+        default: record = r3
+        }
+        switch record.kind {
+        case 1: return .zoneChanged(from: zone(record.from), to: zone(record.to), at: record.time)
+        case 2: return .lost(at: record.time, zone: zone(record.from))
+        default: return .found(at: record.time)
         }
     }
 

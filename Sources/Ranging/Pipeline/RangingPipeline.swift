@@ -124,7 +124,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
             } else {
                 velocity = velocityEstimator.update(smoothed, at: t)
             }
-            if let change = tracker.update(distance: smoothed, at: t) { events.append(change) }
+            if let change = tracker.update(distance: smoothed, at: t) { events.append(change, zoneNames: tracker.names) }
         }
         if let measuredAzimuth {
             azimuth = azimuthFilter.update(
@@ -184,8 +184,8 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
         guard state == .tracking, now - lastContact > lostAfter else { return }
         state = .lost
         let at = lastContact + lostAfter
-        events.append(.lost(at: at, zone: tracker.currentRef))
-        if let cleared = tracker.clear(at: at) { events.append(cleared) }
+        events.append(.lost(at: at, zone: tracker.currentRef), zoneNames: tracker.names)
+        if let cleared = tracker.clear(at: at) { events.append(cleared, zoneNames: tracker.names) }
     }
 
     private mutating func resetEstimates() {

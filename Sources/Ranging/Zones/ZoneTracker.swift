@@ -21,6 +21,8 @@ public struct ZoneTracker: Sendable {
     private let enter: [Double]
     private let exit: [Double]
     private let dwell: [Double]
+    /// The zones' names by index (shared with the events this tracker reports).
+    public let names: [String]
     /// The current zone, `nil` before the first distance and after ``clear(at:)``.
     public private(set) var current: Int?
     private var awaySince: Double?
@@ -31,11 +33,12 @@ public struct ZoneTracker: Sendable {
         self.enter = map.zones.map(\.enterThreshold)
         self.exit = map.zones.map(\.exitThreshold)
         self.dwell = map.zones.map(\.minimumDwell)
+        self.names = map.zones.map(\.name)
     }
 
     /// The reference (index and name) of zone `index`.
     @inline(__always)
-    public func ref(_ index: Int) -> ZoneRef { ZoneRef(index: index, name: map.zones[index].name) }
+    public func ref(_ index: Int) -> ZoneRef { ZoneRef(index: index, name: names[index]) }
 
     /// The current zone's reference, `nil` if there is none.
     public var currentRef: ZoneRef? { current.map(ref) }
