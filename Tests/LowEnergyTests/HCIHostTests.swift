@@ -218,7 +218,8 @@ struct HCIHostTests {
         [0x3E, 0x13, 0x01, 0x00, handle, 0x00, 0x00, 0x01, 0xF5, 0xF4, 0xF3, 0xF2, 0xF1, 0xF0, 0x28, 0x00, 0x00, 0x00, 0x90, 0x01, 0x00]
     }
 
-    static func waitUntil(timeout: Duration = .seconds(10), _ condition: () async -> Bool) async throws {
+    /// Waits for `condition` (generous: a loaded 2-core machine can starve the test pool for seconds).
+    static func waitUntil(timeout: Duration = .seconds(60), _ condition: () async -> Bool) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while !(await condition()) {

@@ -1,15 +1,31 @@
-/// A zone as events name it: its index in the ``ZoneMap`` (0 = innermost) and its name.
+/// A zone as events name it: its index in the ``ZoneMap`` (0 = innermost) and its name, stored
+/// inline (``ZoneName``), so events and updates stay plain data.
 public struct ZoneRef: Sendable, Hashable, CustomStringConvertible {
-    /// Index into ``ZoneMap/zones``.
-    public var index: Int
-    /// The zone's name (`near`, `mid`, `far`).
-    public var name: String
+    /// The zone's name, inline.
+    public var zoneName: ZoneName
+    @usableFromInline var storedIndex: Int16
 
-    /// Creates a reference.
-    public init(index: Int, name: String) {
-        self.index = index
-        self.name = name
+    /// Index into ``ZoneMap/zones`` (maps have at most a few zones; indices beyond ±32767 are
+    /// clamped).
+    public var index: Int {
+        get { Int(storedIndex) }
+        set { storedIndex = Int16(clamping: newValue) }
     }
+
+    /// Creates a reference; a name longer than ``ZoneName/capacity`` bytes is cut (``ZoneMap``
+    /// refuses such names, so references to a map's zones are exact).
+    public init(index: Int, name: String) {
+        self.init(index: index, zoneName: ZoneName(name))
+    }
+
+    /// Creates a reference from an inline name.
+    public init(index: Int, zoneName: ZoneName) {
+        self.zoneName = zoneName
+        self.storedIndex = Int16(clamping: index)
+    }
+
+    /// The zone's name (`near`, `mid`, `far`).
+    public var name: String { zoneName.description }
 
     /// The name.
     public var description: String { name }
@@ -56,78 +72,102 @@ public enum RangingEvent: Sendable, Hashable, CustomStringConvertible {
 
 /// The events of one sample (or one silence check), in order, stored inline: a sample yields at
 /// most four (`lost`, zone cleared, `found`, first zone, when it arrives after a silence nobody
-/// checked), so the pipeline reports them without allocating.
-///
-/// The storage is plain data (kind, zone indices, time) plus one reference to the zone names,
-/// set only when an event names a zone: an update that carries no event costs nothing to make,
-/// copy or drop. ``subscript(_:)`` rebuilds each ``RangingEvent`` with its zones' names.
+/// checked), naming at most two zones, so the pipeline reports them as plain data, without
+/// allocating or reference counting.
 public struct RangingEvents: RandomAccessCollection, Sendable, Hashable {
-    /// One event as plain data; a zone index of -1 means none.
-    private struct Record: Sendable, Hashable {
-        var kind: UInt8 = 0  // 1 zoneChanged, 2 lost, 3 found
-        var from: Int16 = -1
-        var to: Int16 = -1
-        var time = 0.0
-    }
+    // Each event is one byte: kind (bits 0-1: 1 zone change, 2 lost, 3 found), `from` / the lost
+    // zone (bits 2-3: 0 none, 1 zone A, 2 zone B), `to` (bits 4-5), time (bit 6: 0 time A,
+    // 1 time B). One sample's events happen at no more than two times (the silence limit and
+    // the sample) and name at most two zones.
+    private var codes: UInt32 = 0
+    private var zoneA = ZoneRef(index: -1, zoneName: ZoneName())
+    private var zoneB = ZoneRef(index: -1, zoneName: ZoneName())
+    private var timeA = 0.0
+    private var timeB = 0.0
+    private var zones: UInt8 = 0
+    private var times: UInt8 = 0
+    private var stored: UInt8 = 0
 
-    private var r0 = Record()
-    private var r1 = Record()
-    private var r2 = Record()
-    private var r3 = Record()
     /// Number of events.
-    public private(set) var count = 0
-    /// Zone names by index, for the zones the events name (`nil` when none does).
-    private var names: [String]?
+    public var count: Int { Int(stored) }
 
     /// No events.
     @inlinable
     public init() {}
 
-    /// The events of `events` (at most 4; more are ignored).
+    /// The events of `events` (at most 4 events naming at most 2 zones at 2 times; more are
+    /// ignored).
     public init(_ events: some Sequence<RangingEvent>) {
         for event in events { append(event) }
     }
 
-    /// Appends `event`, whose zones are named by `zoneNames` (the zone map's names by index):
-    /// the names are shared, not copied, so appending allocates nothing (the pipeline's path).
-    public mutating func append(_ event: RangingEvent, zoneNames: [String]) {
-        if names == nil { names = zoneNames }
-        append(event)
-    }
-
-    /// Appends `event`; a fifth event is ignored (the pipeline never makes one).
+    /// Appends `event`; a fifth event, or one needing a third zone or time, is ignored (the
+    /// pipeline never makes either).
     public mutating func append(_ event: RangingEvent) {
-        var record = Record()
+        guard stored < 4 else { return }
+        var code: UInt32
+        let time: Double
         switch event {
-        case .zoneChanged(let from, let to, let time):
-            record = Record(kind: 1, from: remember(from), to: remember(to), time: time)
-        case .lost(let time, let zone):
-            record = Record(kind: 2, from: remember(zone), to: -1, time: time)
-        case .found(let time):
-            record = Record(kind: 3, from: -1, to: -1, time: time)
+        case .zoneChanged(let from, let to, let at):
+            guard let fromSlot = slot(from), let toSlot = slot(to) else { return }
+            code = 1 | fromSlot << 2 | toSlot << 4
+            time = at
+        case .lost(let at, let zone):
+            guard let zoneSlot = slot(zone) else { return }
+            code = 2 | zoneSlot << 2
+            time = at
+        case .found(let at):
+            code = 3
+            time = at
         }
-        switch count {
-        case 0: r0 = record
-        case 1: r1 = record
-        case 2: r2 = record
-        case 3: r3 = record
-        default: return
-        }
-        count += 1
+        guard let timeSlot = timeSlot(time) else { return }
+        code |= timeSlot << 6
+        codes |= code << (8 * UInt32(stored))
+        stored += 1
     }
 
-    /// Stores a zone's name by its index (a pipeline's names are stored once, unchanged).
-    private mutating func remember(_ zone: ZoneRef?) -> Int16 {
-        guard let zone, zone.index >= 0, zone.index < Int(Int16.max) else { return -1 }
-        if names == nil { names = [] }
-        if names!.count <= zone.index { names!.append(contentsOf: repeatElement("", count: zone.index + 1 - names!.count)) }
-        if names![zone.index] != zone.name { names![zone.index] = zone.name }
-        return Int16(zone.index)
+    /// The slot of `zone` (0 for none), storing it if new; `nil` when both slots hold others.
+    private mutating func slot(_ zone: ZoneRef?) -> UInt32? {
+        guard let zone else { return 0 }
+        if zones > 0, zoneA == zone { return 1 }
+        if zones > 1, zoneB == zone { return 2 }
+        switch zones {
+        case 0:
+            zoneA = zone
+            zones = 1
+            return 1
+        case 1:
+            zoneB = zone
+            zones = 2
+            return 2
+        default:
+            return nil
+        }
     }
 
-    private func zone(_ index: Int16) -> ZoneRef? {
-        guard index >= 0, let names, Int(index) < names.count else { return nil }
-        return ZoneRef(index: Int(index), name: names[Int(index)])
+    private mutating func timeSlot(_ time: Double) -> UInt32? {
+        if times > 0, timeA == time { return 0 }
+        if times > 1, timeB == time { return 1 }
+        switch times {
+        case 0:
+            timeA = time
+            times = 1
+            return 0
+        case 1:
+            timeB = time
+            times = 2
+            return 1
+        default:
+            return nil
+        }
+    }
+
+    private func zone(_ slot: UInt32) -> ZoneRef? {
+        switch slot {
+        case 1: zoneA
+        case 2: zoneB
+        default: nil
+        }
     }
 
     public var startIndex: Int { 0 }
@@ -135,17 +175,12 @@ public struct RangingEvents: RandomAccessCollection, Sendable, Hashable {
 
     public subscript(position: Int) -> RangingEvent {
         precondition(position >= 0 && position < count, "RangingEvents index out of range")
-        let record: Record
-        switch position {
-        case 0: record = r0
-        case 1: record = r1
-        case 2: record = r2
-        default: record = r3
-        }
-        switch record.kind {
-        case 1: return .zoneChanged(from: zone(record.from), to: zone(record.to), at: record.time)
-        case 2: return .lost(at: record.time, zone: zone(record.from))
-        default: return .found(at: record.time)
+        let code = codes >> (8 * UInt32(position)) & 0xFF
+        let time = code >> 6 & 1 == 0 ? timeA : timeB
+        switch code & 3 {
+        case 1: return .zoneChanged(from: zone(code >> 2 & 3), to: zone(code >> 4 & 3), at: time)
+        case 2: return .lost(at: time, zone: zone(code >> 2 & 3))
+        default: return .found(at: time)
         }
     }
 

@@ -41,22 +41,23 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     /// Silence (seconds without a usable sample) after which the accessory is lost.
     public let lostAfter: Double
     /// The tracking state.
-    public private(set) var state: TrackingState = .waiting
+    public var state: TrackingState { trackingState }
+    @usableFromInline var trackingState: TrackingState = .waiting
 
-    private var distanceFilter: Filter
-    private var azimuthFilter: CircularFilter<Filter>
-    private var elevationFilter: CircularFilter<Filter>
-    private var tracker: ZoneTracker
-    private var velocityEstimator = VelocityEstimator()
-    private var lastContact = 0.0
-    private var expectedSince: Double?
-    private var clock = -Double.infinity
-    private var distance: Double?
-    private var velocity: Double?
-    private var azimuth: Double?
-    private var elevation: Double?
-    private var quality = 0.0
-    private var directionQuality = 0.0
+    @usableFromInline var distanceFilter: Filter
+    @usableFromInline var azimuthFilter: CircularFilter<Filter>
+    @usableFromInline var elevationFilter: CircularFilter<Filter>
+    @usableFromInline var tracker: ZoneTracker
+    @usableFromInline var velocityEstimator = VelocityEstimator()
+    @usableFromInline var lastContact = 0.0
+    @usableFromInline var expectedSince: Double?
+    @usableFromInline var clock = -Double.infinity
+    @usableFromInline var distance: Double?
+    @usableFromInline var velocity: Double?
+    @usableFromInline var azimuth: Double?
+    @usableFromInline var elevation: Double?
+    @usableFromInline var quality = 0.0
+    @usableFromInline var directionQuality = 0.0
 
     /// Creates a pipeline from filter instances.
     /// - Parameters:
@@ -81,9 +82,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     /// ``RangingUpdate/events`` (in order). Every sample gets exactly one update; when the
     /// accessory is not tracked (no usable sample yet, or lost) and the sample is unusable, the
     /// update's ``RangingUpdate/state`` says so and it carries no estimates.
-    @specialized(where Filter == ConfiguredFilter)
-    @specialized(where Filter == KalmanFilter)
-    @specialized(where Filter == IMMFilter)
+    @inlinable
     public mutating func process(_ sample: RangeSample) -> RangingUpdate {
         var t = sample.timestamp
         if !t.isFinite { t = clock.isFinite ? clock : 0 }
@@ -108,7 +107,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
 
         if state != .tracking {
             if state == .lost { resetEstimates() }
-            state = .tracking
+            trackingState = .tracking
             expectedSince = nil
             events.append(.found(at: t))
         }
@@ -124,7 +123,7 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
             } else {
                 velocity = velocityEstimator.update(smoothed, at: t)
             }
-            if let change = tracker.update(distance: smoothed, at: t) { events.append(change, zoneNames: tracker.names) }
+            if let change = tracker.update(distance: smoothed, at: t) { events.append(change) }
         }
         if let measuredAzimuth {
             azimuth = azimuthFilter.update(
@@ -167,28 +166,29 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
     public mutating func reset() {
         resetEstimates()
         tracker.reset()
-        state = .waiting
+        trackingState = .waiting
         clock = -Double.infinity
         lastContact = 0
         expectedSince = nil
     }
 
-    @inline(__always)
-    private mutating func checkSilence(now: Double, into events: inout RangingEvents) {
+    @inlinable @inline(__always)
+    mutating func checkSilence(now: Double, into events: inout RangingEvents) {
         if state != .tracking, let since = expectedSince, now - since > lostAfter {
-            state = .lost
+            trackingState = .lost
             expectedSince = nil
             events.append(.lost(at: since + lostAfter, zone: nil))
             return
         }
         guard state == .tracking, now - lastContact > lostAfter else { return }
-        state = .lost
+        trackingState = .lost
         let at = lastContact + lostAfter
-        events.append(.lost(at: at, zone: tracker.currentRef), zoneNames: tracker.names)
-        if let cleared = tracker.clear(at: at) { events.append(cleared, zoneNames: tracker.names) }
+        events.append(.lost(at: at, zone: tracker.currentRef))
+        if let cleared = tracker.clear(at: at) { events.append(cleared) }
     }
 
-    private mutating func resetEstimates() {
+    @usableFromInline
+    mutating func resetEstimates() {
         distanceFilter.reset()
         azimuthFilter.reset()
         elevationFilter.reset()
@@ -201,8 +201,8 @@ public struct RangingPipeline<Filter: RangeFilter>: Sendable {
         directionQuality = 0
     }
 
-    @inline(__always)
-    private func makeUpdate(
+    @inlinable @inline(__always)
+    func makeUpdate(
         _ sample: RangeSample, at t: Double, held: Bool, confidence: Double, events: RangingEvents
     ) -> RangingUpdate {
         RangingUpdate(

@@ -1,5 +1,6 @@
 /// Differentiates a smoothed signal through a first-order low-pass filter (1 Hz cutoff by
 /// default), time-aware: used for the velocity of filters without a rate model.
+@usableFromInline
 struct VelocityEstimator: Sendable {
     private let tau: Double
     private var lastValue: Double?
@@ -7,11 +8,12 @@ struct VelocityEstimator: Sendable {
     private(set) var rate: Double?
 
     /// - Parameter cutoff: Hz.
+    @usableFromInline
     init(cutoff: Double = 1) {
         self.tau = 1 / (2 * Double.pi * cutoff)
     }
 
-    @inline(__always)
+    @usableFromInline
     mutating func update(_ value: Double, at time: Double) -> Double? {
         defer {
             lastValue = value

@@ -12,7 +12,8 @@ public struct ZoneMap: Sendable, Hashable {
     /// Creates a map from explicit zones.
     /// - Throws: ``ZoneMapError`` if there is no zone, bounds are not finite and strictly
     ///   increasing (the last one infinite), thresholds are on the wrong side of their bound or
-    ///   overlap the next zone's, a dwell is negative, names repeat, or a feature names a zone
+    ///   overlap the next zone's, a dwell is negative, a name is empty or longer than 15 UTF-8
+    ///   bytes (``ZoneName``), names repeat, or a feature names a zone
     ///   that does not exist.
     public init(zones: [Zone], features: [ZoneFeature] = []) throws(ZoneMapError) {
         guard !zones.isEmpty else { throw ZoneMapError("a zone map needs at least one zone") }
@@ -45,6 +46,10 @@ public struct ZoneMap: Sendable, Hashable {
             }
             guard zone.minimumDwell >= 0, zone.minimumDwell.isFinite else {
                 throw ZoneMapError("zone '\(zone.name)': the minimum dwell must be ≥ 0 s, not \(zone.minimumDwell)")
+            }
+            guard !zone.name.isEmpty, ZoneName.fits(zone.name) else {
+                throw ZoneMapError(
+                    "zone name '\(zone.name)' must be 1 to \(ZoneName.capacity) bytes of UTF-8 (it is \(zone.name.utf8.count)); use a shorter name")
             }
             if zones[..<i].contains(where: { $0.name == zone.name }) {
                 throw ZoneMapError("zone name '\(zone.name)' is used twice")

@@ -21,8 +21,8 @@ public struct ZoneTracker: Sendable {
     private let enter: [Double]
     private let exit: [Double]
     private let dwell: [Double]
-    /// The zones' names by index (shared with the events this tracker reports).
-    public let names: [String]
+    /// The zones' names by index, inline.
+    public let names: [ZoneName]
     /// The current zone, `nil` before the first distance and after ``clear(at:)``.
     public private(set) var current: Int?
     private var awaySince: Double?
@@ -33,12 +33,12 @@ public struct ZoneTracker: Sendable {
         self.enter = map.zones.map(\.enterThreshold)
         self.exit = map.zones.map(\.exitThreshold)
         self.dwell = map.zones.map(\.minimumDwell)
-        self.names = map.zones.map(\.name)
+        self.names = map.zones.map { ZoneName($0.name) }
     }
 
     /// The reference (index and name) of zone `index`.
     @inline(__always)
-    public func ref(_ index: Int) -> ZoneRef { ZoneRef(index: index, name: names[index]) }
+    public func ref(_ index: Int) -> ZoneRef { ZoneRef(index: index, zoneName: names[index]) }
 
     /// The current zone's reference, `nil` if there is none.
     public var currentRef: ZoneRef? { current.map(ref) }
