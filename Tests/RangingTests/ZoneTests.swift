@@ -150,3 +150,19 @@ func events(of records: [TraceRecord], filter: FilterSpec, zones: ZoneMap = .sta
         #expect(run.result.zoneAccuracy! > 0.9)
     }
 }
+
+@Suite struct ZoneNameTests {
+    @Test func namesAreStoredInlineAndLongNamesAreRefused() throws {
+        #expect(ZoneName("near").description == "near")
+        #expect(ZoneName("ümlaut-zone").description == "ümlaut-zone")
+        #expect(ZoneName("exactly-15-byte").description == "exactly-15-byte")
+        #expect(ZoneName("sixteen-bytes-xx").description == "sixteen-bytes-x", "cut at the last whole character")
+        #expect(ZoneName("ééééééééé").description == "ééééééé", "2-byte characters are not split")
+        #expect(ZoneRef(index: 2, name: "far") == ZoneRef(index: 2, zoneName: "far"))
+        let error = #expect(throws: ZoneMapError.self) {
+            try ZoneMap(zones: [Zone(name: "kitchen-counter-area", upperBound: 1), Zone(name: "far", upperBound: .infinity)])
+        }
+        #expect(error?.description.contains("at most") == false || error?.description.contains("1 to 15 bytes") == true)
+        #expect(error?.description.contains("'kitchen-counter-area'") == true)
+    }
+}
