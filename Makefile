@@ -6,8 +6,8 @@ PYTHON       ?= python3
 VENV         := .build/venv
 VENV_STAMP   := $(VENV)/.installed
 REQUIREMENTS := Tests/Peers/requirements.txt
-APT_PACKAGES := pkg-config libusb-1.0-0-dev libbluetooth-dev umockdev gir1.2-umockdev-1.0 \
-                python3-gi python3-venv usbutils
+APT_PACKAGES := pkg-config libusb-1.0-0-dev libbluetooth-dev umockdev gir1.2-umockdev-1.0 chromium \
+                python3-gi python3-venv usbutils mosquitto libmosquitto-dev openssl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS  ?=
 

@@ -29,6 +29,9 @@ let package = Package(
         .library(name: "Hooks", targets: ["Hooks"]),
         .library(name: "NearbyConfig", targets: ["NearbyConfig"]),
         .library(name: "NearbyRuntime", targets: ["NearbyRuntime"]),
+        .library(name: "NearbyWeb", targets: ["NearbyWeb"]),
+        .library(name: "MQTT", targets: ["MQTT"]),
+        .library(name: "NearbyMQTT", targets: ["NearbyMQTT"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C system libraries: module map + shim.h only.
@@ -47,6 +51,9 @@ let package = Package(
         .systemLibrary(
             name: "CBluetooth", pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]),
+        .systemLibrary(
+            name: "CMosquitto", pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]),
 
         // Pure modules: no I/O, no Foundation, no C modules, no actors (PurityTests).
         .target(name: "NearbyBase", swiftSettings: swiftSettings),
@@ -89,6 +96,12 @@ let package = Package(
             dependencies: ["Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "NearbyBase", "NearbySupport", logging],
             swiftSettings: swiftSettings),
 
+        // MQTT client over libmosquitto (3.1.1 and 5, TLS, will, reconnect, offline queue).
+        .target(
+            name: "MQTT",
+            dependencies: ["CMosquitto", "NearbySupport", logging],
+            swiftSettings: swiftSettings),
+
         // Zone-trigger hooks: run commands on ranging events (argv only, data in the environment).
         .target(
             name: "Hooks",
@@ -101,7 +114,7 @@ let package = Package(
         .target(
             name: "NearbyConfig",
             dependencies: [
-                "Ranging", "Hooks", "NearbySupport",
+                "Ranging", "Hooks", "NearbySupport", "MQTT",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: swiftSettings),
@@ -115,19 +128,38 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // The live web view (--web): a read-only HTTP server (SwiftNIO) serving the embedded page,
+        // the run's state as JSON and its events as server-sent events (specs/web.md).
+        .target(
+            name: "NearbyWeb",
+            dependencies: [
+                "NearbyRuntime", "NearbyInteraction", "NIProtocol", "Hooks", "Ranging", "NearbyBase", logging,
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            resources: [.embedInCode("Assets/index.html"), .embedInCode("Assets/app.js"), .embedInCode("Assets/app.css")],
+            swiftSettings: swiftSettings),
+
+        // Ranging on an MQTT broker: the publisher (a RunOutput), Home Assistant discovery, the house view.
+        .target(
+            name: "NearbyMQTT",
+            dependencies: ["MQTT", "NearbyRuntime", "NearbyConfig", "NearbyInteraction", "NIProtocol", "Ranging", "NearbyBase", "NearbySupport", logging],
+            swiftSettings: swiftSettings),
+
         // The CLI: parses flags, prints.
         .executableTarget(
             name: "nearby",
             dependencies: [
                 "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
-                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyBase", "NearbySupport", logging,
+                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyWeb", "NearbyBase", "NearbySupport", "MQTT", "NearbyMQTT", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             swiftSettings: swiftSettings),
 
         // Helpers for tests: package paths, child processes (peers), free ports.
-        .target(name: "NearbyTestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "NearbyTestSupport", dependencies: ["MQTT"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
 
         // Tests (Swift Testing).
         .testTarget(name: "NearbyBaseTests", dependencies: ["NearbyTestSupport", "NearbyBase"], swiftSettings: swiftSettings),
@@ -154,6 +186,11 @@ let package = Package(
         .testTarget(
             name: "HooksTests", dependencies: ["NearbyTestSupport", "Hooks", "Ranging", "NearbySupport", logging],
             swiftSettings: swiftSettings),
+        .testTarget(name: "MQTTTests", dependencies: ["NearbyTestSupport", "MQTT"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NearbyMQTTTests",
+            dependencies: ["NearbyTestSupport", "NearbyMQTT", "MQTT", "NearbyRuntime", "NearbyConfig", "NIProtocol"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyConfigTests", dependencies: ["NearbyTestSupport", "NearbyConfig", "Hooks", "Ranging"],
             swiftSettings: swiftSettings),
@@ -161,9 +198,16 @@ let package = Package(
             name: "NearbyRuntimeTests",
             dependencies: ["NearbyTestSupport", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Hooks", "Ranging", "Simulation", "NearbyBase"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NearbyWebTests",
+            dependencies: [
+                "NearbyTestSupport", "NearbyWeb", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
         // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
         .testTarget(
-            name: "NearbyCLITests", dependencies: ["NearbyTestSupport", "nearby", "NearbySupport"], swiftSettings: swiftSettings),
+            name: "NearbyCLITests", dependencies: ["NearbyTestSupport", "nearby", "NearbySupport", "MQTT"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -98,5 +98,29 @@ extension ConfigurationFile {
         color = "auto"             # auto, always or never (auto: only on a terminal, not with NO_COLOR)
         log_level = "warning"      # trace, debug, info, notice, warning, error or critical
 
+        [web]
+        # The live web view (--web [ADDRESS:]PORT). Its token: the page's address must carry it
+        # (?token=...); required to listen on an address other than 127.0.0.1 / ::1. 16-256
+        # characters of A-Z a-z 0-9 - . _ ~; keep this file private (chmod 600) when it holds one.
+        # token = "output of: openssl rand -hex 16"
+
+        [mqtt]
+        # Publish ranging to an MQTT broker with Home Assistant discovery (specs/mqtt.md).
+        # `nearby range` publishes when `url` is set; demo and replay only with --mqtt URL.
+        # url = "mqtt://nearby@homeassistant.local"   # or mqtts://...:8883; never a password here
+        # password = "..."         # or NEARBY_MQTT_PASSWORD in the environment; chmod 600 this file
+        # host_name = "hall"       # this host in topics (default: the machine's host name)
+        # client_id = "nearby-hall"
+        # ca_file = "/etc/nearby/ca.crt"   # TLS; cert_file and key_file for a client certificate
+        topic_prefix = "nearby"    # nearby/<host>/<accessory>/state, /event, /distance
+        discovery = true           # Home Assistant MQTT discovery
+        discovery_prefix = "homeassistant"
+        distance_rate = 2.0        # at most this many distance updates per second per accessory
+        distance_step = 0.1        # metres: smaller changes are not published
+        protocol = "3.1.1"         # or "5"
+        keepalive = 30             # seconds
+        queue = 1000               # zone events kept while the broker is unreachable
+        reconnect_max = 30.0       # seconds between reconnect tries, at most
+
         """#
 }

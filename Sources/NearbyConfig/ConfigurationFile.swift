@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Hooks
+import MQTT
 import NearbySupport
 import Ranging
 import TOMLKit
@@ -15,7 +16,7 @@ import TOMLKit
 /// defaults); a missing file named explicitly is.
 public enum ConfigurationFile {
     /// The top-level sections.
-    public static let sections = ["zones", "filter", "hook", "transports", "retry", "output"]
+    public static let sections = ["zones", "filter", "hook", "transports", "retry", "output", "web", "mqtt"]
 
     /// The default path from `environment` (`XDG_CONFIG_HOME`, else `HOME`); `nil` if neither
     /// is set.
@@ -113,6 +114,8 @@ public enum ConfigurationFile {
         }
         if let table = decoder.table(root, "retry", at: "") { configuration.retry = retry(table, decoder) }
         if let table = decoder.table(root, "output", at: "") { configuration.output = output(table, decoder) }
+        if let table = decoder.table(root, "web", at: "") { configuration.web = web(table, decoder) }
+        if let table = decoder.table(root, "mqtt", at: "") { configuration.mqtt = mqtt(table, decoder) }
         let zoneNames = (try? configuration.zoneMap())?.zones.map(\.name)
         if let value = root["hook"] {
             if let array = value.array {
@@ -369,6 +372,65 @@ public enum ConfigurationFile {
             settings.logLevel = LogLevelName(rawValue: level)
             if settings.logLevel == nil { d.issue("output.log_level", "'\(level)' is not a log level; use one of \(levels)") }
         }
+        return settings
+    }
+
+    private static func web(_ table: TOMLTable, _ d: ConfigDecoder) -> WebViewSettings {
+        d.rejectUnknownKeys(table, at: "web", allowed: ["token"])
+        return WebViewSettings(token: d.string(table, "token", at: "web", expected: "a token string, e.g. the output of `openssl rand -hex 16`"))
+    }
+
+    private static func mqtt(_ table: TOMLTable, _ d: ConfigDecoder) -> MQTTSettings {
+        let path = "mqtt"
+        d.rejectUnknownKeys(
+            table, at: path,
+            allowed: [
+                "url", "client_id", "host_name", "topic_prefix", "discovery", "discovery_prefix", "distance_rate", "distance_step",
+                "protocol", "keepalive", "username", "password", "ca_file", "cert_file", "key_file", "queue", "reconnect_max",
+            ])
+        var settings = MQTTSettings()
+        if let url = d.string(table, "url", at: path, expected: "a broker URL such as \"mqtt://nearby@192.168.1.10\"") {
+            do {
+                settings.url = try MQTTBrokerURL(parsing: url)
+            } catch {
+                d.issue("mqtt.url", error.description)
+            }
+        }
+        func name(_ key: String, _ expected: String) -> String? {
+            guard let value = d.string(table, key, at: path, expected: expected) else { return nil }
+            guard !value.isEmpty, !value.contains(where: { $0 == "+" || $0 == "#" || $0 == "/" }) else {
+                d.issue("mqtt." + key, "'\(value)' cannot be a topic level: it must be non-empty, without '/', '+' or '#'")
+                return nil
+            }
+            return value
+        }
+        settings.clientID = d.string(table, "client_id", at: path, expected: "a client id such as \"nearby-hall\"")
+        if settings.clientID?.isEmpty == true {
+            d.issue("mqtt.client_id", "the client id is empty; remove the key for the default nearby-<host_name>")
+            settings.clientID = nil
+        }
+        settings.hostName = name("host_name", "this host's name in topics, e.g. \"hall\"")
+        settings.topicPrefix = name("topic_prefix", "a topic level such as \"nearby\"")
+        settings.discovery = d.bool(table, "discovery", at: path)
+        settings.discoveryPrefix = name("discovery_prefix", "Home Assistant's discovery prefix, e.g. \"homeassistant\"")
+        settings.distanceRate = d.number(table, "distance_rate", at: path, expected: "publications per second, > 0 and ≤ 1000, e.g. 2") { $0 > 0 && $0 <= 1000 }
+        settings.distanceStep = d.number(table, "distance_step", at: path, expected: "metres ≥ 0, e.g. 0.1") { $0 >= 0 }
+        let versions = MQTTProtocolVersion.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        if let version = d.string(table, "protocol", at: path, expected: versions) {
+            settings.protocolVersion = MQTTProtocolVersion(rawValue: version)
+            if settings.protocolVersion == nil { d.issue("mqtt.protocol", "'\(version)' is not an MQTT version; use \(versions)") }
+        }
+        settings.keepAlive = d.integer(table, "keepalive", at: path, expected: "seconds, 5-65535, e.g. 30") { (5...65535).contains($0) }
+        settings.username = d.string(table, "username", at: path, expected: "a user name")
+        if let password = d.string(table, "password", at: path, expected: "a string") { settings.password = MQTTSecret(password) }
+        settings.caFile = d.string(table, "ca_file", at: path, expected: "a PEM file path")
+        settings.certFile = d.string(table, "cert_file", at: path, expected: "a PEM file path")
+        settings.keyFile = d.string(table, "key_file", at: path, expected: "a PEM file path")
+        if (settings.certFile == nil) != (settings.keyFile == nil) {
+            d.issue(settings.certFile == nil ? "mqtt.key_file" : "mqtt.cert_file", "a client certificate needs both cert_file and key_file")
+        }
+        settings.queueLimit = d.integer(table, "queue", at: path, expected: "QoS 1 events kept offline, 1-1000000, e.g. 1000") { (1...1_000_000).contains($0) }
+        settings.reconnectMaximum = d.number(table, "reconnect_max", at: path, expected: "seconds ≥ 1, e.g. 30") { $0 >= 1 }
         return settings
     }
 }

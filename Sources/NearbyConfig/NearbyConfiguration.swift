@@ -17,6 +17,10 @@ public struct NearbyConfiguration: Sendable, Hashable {
     public var retry = RetrySettings()
     /// `[output]`.
     public var output = OutputSettings()
+    /// `[web]`.
+    public var web = WebViewSettings()
+    /// `[mqtt]`.
+    public var mqtt = MQTTSettings()
 
     /// An empty configuration (every value unset: all defaults).
     public init() {}
@@ -31,6 +35,8 @@ public struct NearbyConfiguration: Sendable, Hashable {
         result.transports = transports.overridden(by: flags.transports)
         result.retry = retry.overridden(by: flags.retry)
         result.output = output.overridden(by: flags.output)
+        result.web = web.overridden(by: flags.web)
+        result.mqtt = mqtt.overridden(by: flags.mqtt)
         return result
     }
 
@@ -92,6 +98,8 @@ public struct NearbyConfiguration: Sendable, Hashable {
         lines.append(
             "output: json \(output.json.map(String.init) ?? "(default: false)"), color \(output.color?.rawValue ?? "(default: auto)"), "
                 + "log level \(output.logLevel?.rawValue ?? "(default: warning)")")
+        lines.append("web: token \(web.token == nil ? "not set" : "set")")
+        lines.append(mqtt.summary)
         return lines.joined(separator: "\n")
     }
 

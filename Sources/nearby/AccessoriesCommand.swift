@@ -2,6 +2,9 @@ import Accessories
 import ArgumentParser
 import Foundation
 import LowEnergy
+import MQTT
+import NearbyConfig
+import NearbyMQTT
 
 /// `nearby accessories`: the store of set-up accessories.
 struct AccessoriesCommand: AsyncParsableCommand {
@@ -107,11 +110,26 @@ struct AccessoriesForgetCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print the removed record as JSON.")
     var json = false
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var mqtt: MQTTOptions
 
     func run() async throws {
         let store = storeOptions.open()
+        let mqttSettings = try configOptions.load().configuration.mqtt
+        let setup = try mqtt.setup(mqttSettings, configPath: configOptions.path, role: .forget, notes: { UWBConsole.error($0) })
         let record = try await AccessoriesCommand.run { () async throws(AccessoryStoreError) in try await store.forget(accessory) }
         AccessoryConsole.out(json ? AccessoryJSON.line(record) : "forgot \(record)")
+        // With MQTT: its Home Assistant entities and retained state go too (specs/mqtt.md).
+        guard let setup else { return }
+        if let problem = await setup.removeAccessory(record.id) {
+            let topics = HomeAssistantDiscovery(prefix: setup.publisher.discoveryPrefix, topics: setup.topics, softwareVersion: "")
+                .removal(accessoryID: record.id).map(\.topic)
+            UWBConsole.error(
+                "warning: its Home Assistant entities stay on \(setup.client.broker): \(problem). Delete the device in Home Assistant, "
+                    + "or clear the retained topics when the broker is up: " + topics.map { "mosquitto_pub -r -n -t '\($0)'" }.joined(separator: "; "))
+        } else if !json {
+            AccessoryConsole.out("removed its Home Assistant entities and state from \(setup.client.broker) (host \(setup.topics.host))")
+        }
     }
 }
 

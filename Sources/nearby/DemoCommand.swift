@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import Logging
 import NearbyConfig
+import NearbyMQTT
 import NearbyInteraction
 import NearbyRuntime
+import NearbyWeb
 import Ranging
 import Simulation
 import UWBDevice
@@ -58,6 +60,7 @@ struct DemoCommand: AsyncParsableCommand {
         let configuration = try options.settings(hookCommand: HookCommandLine.command)
         let settings = try options.runSettings(configuration, timeScale: speed)
         let logger = Logger(label: "nearby")
+        let web = try await options.web.start(source: "demo", configuration: configuration)
         let demo: DemoRanging
         do {
             demo = try await DemoRanging.start(
@@ -73,8 +76,18 @@ struct DemoCommand: AsyncParsableCommand {
             "demo: scenario \(scenario.name) (\(scenario.summary)), \(accessories) accessor\(accessories == 1 ? "y" : "ies"), "
                 + String(format: "%.0f s", length) + (speed == 1 ? "" : String(format: " at ×%g (%.1f s)", speed, length / speed))
                 + "; Ctrl-C stops")
+        if let web { screen.note(WebOptions.announcement(web)) }
         let context = RunContext(accessories: demo.accessories, zones: settings.zones, start: start, wallStart: WallClock.now())
-        let run = RangingRun(context: context, outputs: [screen.output], hooks: settings.hookRunner())
+        var outputs: [any RunOutput] = [screen.output] + (web.map { [$0.output] } ?? [])
+        do {
+            if let mqtt = try options.mqtt.publisher(configuration, configPath: options.config.path, role: .demo, notes: { screen.note($0) }) {
+                outputs.append(mqtt)
+            }
+        } catch {
+            await demo.close()
+            throw error
+        }
+        let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
         let manager = demo.manager
         let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }
         await demo.startSessions { run.note($0) }
@@ -85,6 +98,7 @@ struct DemoCommand: AsyncParsableCommand {
         await demo.close()
         await consumer.value
         let summary = await run.finish(interrupted: interrupted)
+        await web?.stop()
         screen.note((interrupted ? "interrupted; " : "") + "summary:")
         for line in summary.lines { screen.note("  " + line) }
     }

@@ -13,7 +13,7 @@ struct Nearby: AsyncParsableCommand {
             ScanCommand.self, SetupCommand.self, AccessoriesCommand.self,
             ReplayCommand.self, BenchCommand.self,
             UWBCommand.self, UCIGroupCommand.self, SimCommand.self,
-            ConfigCommand.self, DoctorCommand.self,
+            WatchCommand.self, ConfigCommand.self, DoctorCommand.self,
         ]
     )
 

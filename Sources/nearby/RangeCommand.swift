@@ -4,7 +4,9 @@ import Foundation
 import Logging
 import LowEnergy
 import NearbyRuntime
+import NearbyWeb
 import NearbyConfig
+import NearbyMQTT
 import NearbyInteraction
 import NearbySupport
 import Ranging
@@ -95,6 +97,7 @@ struct RangeCommand: AsyncParsableCommand {
             _ = try await targets(accessories, store: store)
         }
         let uwbSpec = try configuration.transports.uwb.map(UWBClientSetup.spec)
+        let web = try await options.web.start(source: "range", configuration: configuration)
         let live: LiveRanging
         do {
             // Bonded accessories are encrypted with their stored keys; this host's stored identity
@@ -110,6 +113,7 @@ struct RangeCommand: AsyncParsableCommand {
         }
         let start = MonotonicTime.seconds()
         let screen = RangeScreen(mode: RangeScreen.mode(json: configuration.output.json ?? false), zones: settings.zones, start: start)
+        if let web { screen.note(WebOptions.announcement(web)) }
         var advertisers: [Advertisement] = []
         if all, (try? await store.list())?.isEmpty ?? true {
             screen.note("no accessory is set up (nearby setup); scanning \(scanSeconds) s for NI accessories")
@@ -125,6 +129,7 @@ struct RangeCommand: AsyncParsableCommand {
             throw NearbyExit.usage
         }
         var outputs: [any RunOutput] = [screen.output, StoreTouchOutput(store: store, targets: targets)]
+        if let web { outputs.append(web.output) }
         if let record {
             do {
                 outputs.append(try TraceRecorder(path: record))
@@ -133,6 +138,14 @@ struct RangeCommand: AsyncParsableCommand {
                 await live.close()
                 throw ExitCode(1)
             }
+        }
+        do {
+            if let mqtt = try options.mqtt.publisher(configuration, configPath: options.config.path, role: .range, notes: { screen.note($0) }) {
+                outputs.append(mqtt)
+            }
+        } catch {
+            await live.close()
+            throw error
         }
         let context = RunContext(accessories: targets.map(\.identity), zones: settings.zones, start: start, wallStart: WallClock.now())
         let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
@@ -145,6 +158,7 @@ struct RangeCommand: AsyncParsableCommand {
         await live.close()
         await consumer.value
         let summary = await run.finish(interrupted: interrupted)
+        await web?.stop()
         screen.note((interrupted ? "stopped; " : "") + "summary:")
         for line in summary.lines { screen.note("  " + line) }
         if !interrupted || !summary.anythingRanged { throw ExitCode(1) }

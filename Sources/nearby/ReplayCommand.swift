@@ -4,7 +4,9 @@ import Hooks
 import Logging
 import NIProtocol
 import NearbyConfig
+import NearbyMQTT
 import NearbyRuntime
+import NearbyWeb
 import NearbySupport
 import Ranging
 
@@ -52,6 +54,8 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var hookOptions: HookOptions
     @OptionGroup var logOptions: LogOptions
+    @OptionGroup var webOptions: WebOptions
+    @OptionGroup var mqttOptions: MQTTOptions
 
     func validate() throws {
         guard speed.isFinite, speed >= 0 else {
@@ -86,11 +90,19 @@ struct ReplayCommand: AsyncParsableCommand {
         let output: any RunOutput =
             configuration.output.json == true
             ? JSONLinesOutput(write: RangeScreen.standardOutput, notes: RangeScreen.standardError) : ReplayText()
+        let web = try await webOptions.start(source: "replay", configuration: configuration)
+        if let web { UWBConsole.error(WebOptions.announcement(web)) }
         let identity = AccessoryIdentity(id: accessoryID ?? Self.fileName(trace), displayName: accessory)
         let context = RunContext(accessories: [identity], zones: settings.zones, start: 0, wallStart: WallClock.now())
+        var outputs = [output] + (web.map { [$0.output] } ?? [])
+        if let mqtt = try mqttOptions.publisher(
+            configuration, configPath: configOptions.path, role: .replay, notes: { RangeScreen.standardError($0 + "\n") })
+        {
+            outputs.append(mqtt)
+        }
         // A runner even without hooks, so the summary counts the same way.
         let run = RangingRun(
-            context: context, outputs: [output], hooks: HookRunner(hooks: settings.hooks, logger: Logger(label: "nearby.hooks")))
+            context: context, outputs: outputs, hooks: HookRunner(hooks: settings.hooks, logger: Logger(label: "nearby.hooks")))
         let signals = SignalStream([SIGINT, SIGTERM])
         let replay = Task {
             try await TraceReplay.replay(path: trace, speed: speed, identity: identity, settings: settings, into: run)
@@ -104,27 +116,32 @@ struct ReplayCommand: AsyncParsableCommand {
         let result = await replay.result
         interrupt.cancel()
         signals.cancel()
+        func finish(interrupted: Bool) async -> RunSummary {
+            let summary = await run.finish(interrupted: interrupted)
+            await web?.stop()
+            return summary
+        }
         var interrupted = false
         if case .failure(is CancellationError) = result { interrupted = true }
         switch result {
         case .failure(let error as TraceError):
-            _ = await run.finish(interrupted: true)
+            _ = await finish(interrupted: true)
             UWBConsole.error("error: \(error)")
             throw NearbyExit.failure
         case .failure(let error as FileSystemError):
-            _ = await run.finish(interrupted: true)
+            _ = await finish(interrupted: true)
             UWBConsole.error("error: \(error)")
             throw NearbyExit.failure
         case .failure(is CancellationError):
-            _ = await run.finish(interrupted: true)
+            _ = await finish(interrupted: true)
             UWBConsole.error("interrupted; hooks still running were ended")
             throw ExitCode(130)
         case .failure(let error):
-            _ = await run.finish(interrupted: true)
+            _ = await finish(interrupted: true)
             UWBConsole.error("error: \(error)")
             throw NearbyExit.failure
         case .success:
-            let summary = await run.finish(interrupted: interrupted)
+            let summary = await finish(interrupted: interrupted)
             if summary.hookFailures > 0 { throw NearbyExit.failure }
         }
     }

@@ -9,20 +9,25 @@ import NIProtocol
 
 /// The options `nearby range` and `nearby demo` share: the configuration file (`--config`), the
 /// engine (`--filter`, `--zones`, `--hysteresis`, `--dwell`, `--lost-after`), zone-trigger hooks
-/// (`--on-enter ZONE -- CMD ...`), logging (`--log-level`), the NI dialect and key order, and the
-/// output (`--json`). Flags win over the file, the file over the defaults.
+/// (`--on-enter ZONE -- CMD ...`), logging (`--log-level`), the NI dialect and key order, the
+/// output (`--json`), the web view (`--web`) and MQTT (`--mqtt`, `--mqtt-host`). Flags win over
+/// the file, the file over the defaults.
 struct SessionOptions: ParsableArguments {
     @OptionGroup var config: ConfigOptions
     @OptionGroup var ranging: RangingOptions
     @OptionGroup var hooks: HookTriggerOptions
     @OptionGroup var logging: LogOptions
+    @OptionGroup var web: WebOptions
+    @OptionGroup var mqtt: MQTTOptions
 
     @Option(help: ArgumentHelp("The NI dialect: apple (initialize 0x0A) or android (0xA5).", valueName: "dialect"))
     var dialect = "apple"
 
     @Option(
         name: .customLong("sts-order"),
-        help: ArgumentHelp("How VENDOR_ID and the STS IV go to UCI: vendor-first (AOSP) or reversed (Qorvo); both sides must agree.", valueName: "order"))
+        help: ArgumentHelp(
+            "How VENDOR_ID and the STS IV go to UCI: vendor-first (4C 00 + IV, as AOSP and androidx) or vendor-swapped (00 4C + IV); both sides must agree. The old spelling reversed (or qorvo) now means vendor-swapped.",
+            valueName: "order"))
     var stsOrder = UWBKeyByteOrder.vendorFirst.description
 
     @Flag(help: "Print one JSON object per update and per event (keys: see the README).")
@@ -47,7 +52,7 @@ struct SessionOptions: ParsableArguments {
     /// `--sts-order` parsed.
     func keyByteOrder() throws -> UWBKeyByteOrder {
         guard let order = UWBKeyByteOrder(name: stsOrder) else {
-            throw ValidationError("--sts-order must be vendor-first or reversed, not \"\(stsOrder)\"")
+            throw ValidationError("--sts-order must be vendor-first or vendor-swapped, not \"\(stsOrder)\"")
         }
         return order
     }

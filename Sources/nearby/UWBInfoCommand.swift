@@ -152,10 +152,12 @@ enum UWBClientSetup {
 
     /// A client for `spec`, logging to standard error at `--log-level` (default warnings and
     /// worse; everything from debug with `verbose`).
-    static func client(for spec: UWBDeviceTarget, verbose: Bool, logging: LogOptions) throws -> UCIClient {
+    static func client(
+        for spec: UWBDeviceTarget, verbose: Bool, logging: LogOptions, configuration: UCIClientConfiguration = .init()
+    ) throws -> UCIClient {
         logging.bootstrap(verbose: verbose)
         let logger = Logger(label: "nearby.uwb")
-        return UCIClient(transport: transport(for: spec, logger: logger), logger: logger)
+        return UCIClient(transport: transport(for: spec, logger: logger), configuration: configuration, logger: logger)
     }
 
     /// The transport for `spec`: `sim` is an in-process virtual UWBS of the shared simulated

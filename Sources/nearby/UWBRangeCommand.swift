@@ -74,6 +74,13 @@ struct UWBRangeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Stop after this many range samples (default: until Ctrl-C).")
     var count: Int?
 
+    @Option(
+        name: .customLong("angles"),
+        help: ArgumentHelp(
+            "How the UWBS encodes angles and RSSI: fira (Q9.7 degrees, the dev kits) or pica (whole degrees, RSSI 0xFF: google/pica's emulator).",
+            valueName: "dialect"))
+    var angles = UCIMeasurementDialect.fira.rawValue
+
     @Flag(name: .long, help: "Print one JSON object per range sample.")
     var json = false
 
@@ -85,6 +92,7 @@ struct UWBRangeCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try UWBClientSetup.spec(device)
         _ = try session()
+        _ = try dialect()
         if let count, count < 1 { throw ValidationError("--count must be at least 1, got \(count)") }
     }
 
@@ -109,12 +117,21 @@ struct UWBRangeCommand: AsyncParsableCommand {
         return (id, parameters)
     }
 
+    /// `--angles` parsed.
+    func dialect() throws -> UCIMeasurementDialect {
+        guard let dialect = UCIMeasurementDialect(rawValue: angles.lowercased()) else {
+            throw ValidationError("--angles must be fira or pica, not \"\(angles)\"")
+        }
+        return dialect
+    }
+
     func run() async throws {
         let spec = try UWBClientSetup.spec(device)
         let (id, parameters) = try session()
         let client: UCIClient
         do {
-            client = try UWBClientSetup.client(for: spec, verbose: verbose, logging: logging)
+            client = try UWBClientSetup.client(
+                for: spec, verbose: verbose, logging: logging, configuration: UCIClientConfiguration(measurementDialect: try dialect()))
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)

@@ -1,11 +1,14 @@
 import NIProtocol
+import UCI
 import Testing
 
 /// The Android variant (0xA5, big-endian UwbDeviceConfigData / UwbPhoneConfigData), both ways.
 @Suite struct ProtocolAndroidTests {
-    /// spec 0x0100.0x0000, chip 0x0102, fw 0x0304, mw 0x050607, profiles 1-3, roles both, MAC 0x1A2B.
+    /// spec 0x0100.0x0000, chip 0x0102, fw 0x0304, mw 0x050607, profiles 1-3, roles both, MAC
+    /// bytes `1a 2b` (UCI's short address 0x2B1A).
     static let deviceBytes = niBytes("01 00 | 00 00 | 01 02 | 03 04 | 05 06 07 | 00 00 00 0e | 03 | 1a 2b")
-    /// spec 0x0100.0x0000, session 0x11223344, preamble 10, channel 9, profile 1, accessory controlee, MAC 0x3C4D.
+    /// spec 0x0100.0x0000, session 0x11223344, preamble 10, channel 9, profile 1, accessory
+    /// controlee, MAC bytes `3c 4d` (0x4D3C).
     static let phoneBytes = niBytes("01 00 | 00 00 | 11 22 33 44 | 0a | 09 | 01 | 02 | 3c 4d")
 
     @Test func initializeIsA5() throws {
@@ -21,7 +24,7 @@ import Testing
     @Test func deviceConfigDataBothWays() throws {
         let device = try UWBDeviceConfigData(
             chipID: 0x0102, chipFirmwareVersion: 0x0304, middlewareVersion: 0x05_0607, supportedProfileIDs: 0x0E,
-            supportedRoles: [.controller, .controlee], deviceAddress: 0x1A2B)
+            supportedRoles: [.controller, .controlee], deviceAddress: 0x2B1A)
         #expect(device.encoded() == Self.deviceBytes)
         #expect(device.specVersion == NIVersion(major: 0x0100, minor: 0))
         #expect(device.supports(configID: 1) && device.supports(configID: 2) && device.supports(configID: 3))
@@ -38,13 +41,34 @@ import Testing
     @Test func phoneConfigDataBothWays() throws {
         let phone = try UWBPhoneConfigData(
             sessionID: 0x1122_3344, preambleCodeIndex: 10, channel: 9, profileID: 1, accessoryRole: .controlee,
-            phoneAddress: 0x3C4D)
+            phoneAddress: 0x4D3C)
         #expect(phone.encoded() == Self.phoneBytes)
         let message = [0x0B] + Self.phoneBytes
         #expect(try NIMessage(decoding: message, dialect: .android) == .androidConfigureAndStart(phone))
         #expect(try NIMessage(decoding: message) == .androidConfigureAndStart(phone))
         #expect(NIMessage.androidConfigureAndStart(phone).encoded() == message)
         #expect(try UWBPhoneConfigData(bytes: Self.phoneBytes).accessoryRole == .controlee)
+    }
+
+    /// NXP's accessory copies both MAC fields into UCI unchanged (`serializeUwbDeviceConfigData`,
+    /// `UwbApi_ConfigureData_Android`): the addresses we read must give back the same two bytes
+    /// as UCI short addresses, so our DST is the accessory's DEVICE_MAC and vice versa.
+    @Test func macFieldsAreInUCIByteOrder() throws {
+        let device = try UWBDeviceConfigData(bytes: Self.deviceBytes)
+        #expect(UCIMACAddress.short(device.deviceAddress).bytes == [0x1A, 0x2B])
+        let phone = try UWBPhoneConfigData(bytes: Self.phoneBytes)
+        #expect(UCIMACAddress.short(phone.phoneAddress).bytes == [0x3C, 0x4D])
+        // The host's own parameters: DEVICE_MAC = the phone's bytes, DST = the accessory's.
+        let host = NIFiRaDerivation.hostParameters(
+            phone: phone, accessory: device, profile: try #require(AndroidConfigProfile.nxp(configID: 1)))
+        #expect(host.deviceMACAddress.bytes == [0x3C, 0x4D] && host.destinationMACAddresses.map(\.bytes) == [[0x1A, 0x2B]])
+    }
+
+    @Test func deviceConfigKeepsTrailingBytes() throws {
+        let longer = Self.deviceBytes + [0xEE, 0xFF]
+        let device = try UWBDeviceConfigData(bytes: longer)
+        #expect(device.trailingBytes == [0xEE, 0xFF] && device.encoded() == longer)
+        #expect(try NIMessage(decoding: [0x01] + longer, dialect: .android) == .androidAccessoryConfigurationData(device))
     }
 
     @Test func aDeclaredDialectRejectsTheOtherDialectsPayload() throws {

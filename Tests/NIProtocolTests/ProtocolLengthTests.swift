@@ -3,22 +3,71 @@ import Testing
 
 /// Every length check: length bytes, truncation at every offset, trailing bytes.
 @Suite struct ProtocolLengthTests {
-    @Test func everyInvalidUWBConfigDataLengthIsNamed() throws {
-        for length in 0...255 where ![19, 21, 32].contains(length) {
+    static let uwbLengthsText = "19...64 (19 v1.0, 21 v1.1, 32 v2.0; bytes past the layout are kept as extra bytes)"
+
+    @Test func everyUnusableUWBConfigDataLengthIsNamed() throws {
+        for length in 0...255 where !(19...64).contains(length) {
             var message = niTV1
             message[16] = UInt8(length)
             let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: message, dialect: .apple) }
             #expect(error?.field == "uwbConfigDataLength")
-            #expect(error?.reason == .invalidLength(value: length, allowed: "19 (v1.0), 21 (v1.1), 32 (v2.0)"))
+            #expect(error?.reason == .invalidLength(value: length, allowed: Self.uwbLengthsText))
             #expect(error?.messageID == .accessoryConfigurationData)
         }
         var message = niTV1
-        message[16] = 20
+        message[16] = 12
         let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: message, dialect: .apple) }
         #expect(
             error?.description
-                == "message 0x01 accessoryConfigurationData: accessoryConfigurationData: uwbConfigDataLength 20 is not one of 19 (v1.0), 21 (v1.1), 32 (v2.0)"
+                == "message 0x01 accessoryConfigurationData: accessoryConfigurationData: uwbConfigDataLength 12 is not one of \(Self.uwbLengthsText)"
         )
+    }
+
+    /// Lengths between the layouts, up to Qorvo's 64-byte buffer, and bytes after the UWB config
+    /// data parse: the longest layout that fits is read, every other byte is kept and encoded
+    /// back. TV-1 announcing 19: the 1.0 layout, the drift bytes become trailing bytes.
+    @Test func lenientLengthsKeepEveryByte() throws {
+        for announced in 19...21 {
+            var message = niTV1
+            message[16] = UInt8(announced)
+            guard case .accessoryConfigurationData(let acd) = try NIMessage(decoding: message, dialect: .apple) else {
+                Issue.record("expected an ACD")
+                continue
+            }
+            #expect(acd.uwbConfiguration.deviceAddress == 0x0012)
+            #expect(acd.uwbConfiguration.version == (announced == 21 ? .v1_1 : .v1_0))
+            #expect(acd.uwbConfiguration.extraBytes.count == (announced == 20 ? 1 : 0))
+            #expect(acd.trailingBytes.count == 21 - announced)
+            #expect(acd.hasUnknownBytes == (announced != 21))
+            #expect(NIMessage.accessoryConfigurationData(acd).encoded() == message)
+        }
+        // Qorvo's struct: 64 bytes of UWB config data (TV-1's spec 1.1 data + 43 bytes), then 3
+        // more. The spec version names the layout (1.1): the answer will be what Qorvo accepts.
+        let extra: [UInt8] = Array(0..<43)
+        let padded: [UInt8] = Array(niTV1.prefix(16)) + [64] + Array(niTV1.dropFirst(17)) + extra + [0xF0, 0xF1, 0xF2]
+        guard case .accessoryConfigurationData(let acd) = try NIMessage(decoding: padded) else {
+            Issue.record("expected an ACD")
+            return
+        }
+        #expect(acd.uwbConfiguration.version == ConfigurationDataVersion.v1_1)
+        #expect(acd.uwbConfiguration.extraBytes == extra && acd.trailingBytes == [0xF0, 0xF1, 0xF2])
+        #expect(acd.uwbConfiguration.maxClockDriftPPM == 25)
+        #expect(NIMessage.accessoryConfigurationData(acd).encoded() == padded)
+        // A spec version naming no layout that fits: the longest that does (34 bytes → 2.0).
+        var newer = Array(padded.prefix(17 + 21)) + Array(repeating: 0, count: 13)
+        newer[16] = 34
+        newer[17] = 3
+        guard case .accessoryConfigurationData(let v3) = try NIMessage(decoding: newer) else {
+            Issue.record("expected an ACD")
+            return
+        }
+        #expect(v3.uwbConfiguration.version == ConfigurationDataVersion.v2_0 && v3.uwbConfiguration.extraBytes.count == 2)
+        #expect(UWBConfigurationData.layout(forByteCount: 32, specVersion: .v1_1) == .v2_0, "the standard lengths decide alone")
+        #expect(throws: NIProtocolError.self) {
+            try UWBConfigurationData(
+                manufacturerID: 0, modelID: 0, middlewareVersion: 0, rangingRole: .initiator, deviceAddress: 0,
+                extraBytes: Array(repeating: 0, count: 46))
+        }
     }
 
     @Test func everyInvalidShareableLengthIsNamed() throws {
@@ -31,12 +80,16 @@ import Testing
         }
     }
 
-    @Test func uwbConfigurationDataOfAWrongLengthIsRejected() throws {
-        for length in 0...40 where ![19, 21, 32].contains(length) {
+    @Test func uwbConfigurationDataOfAnUnusableLengthIsRejected() throws {
+        for length in Array(0...18) + Array(65...80) {
             let error = #expect(throws: NIProtocolError.self) {
                 try UWBConfigurationData(bytes: Array(repeating: 0, count: length))
             }
-            #expect(error?.reason == .invalidLength(value: length, allowed: "19 (v1.0), 21 (v1.1), 32 (v2.0)"))
+            #expect(error?.reason == .invalidLength(value: length, allowed: Self.uwbLengthsText))
+        }
+        for length in 19...64 {
+            let uwb = try UWBConfigurationData(bytes: Array(repeating: 0, count: length))
+            #expect(uwb.byteCount == length && uwb.encoded().count == length)
         }
     }
 
@@ -73,7 +126,12 @@ import Testing
                 try NIMessage(decoding: prefix)
             }
         }
-        // One byte too many.
+        // One byte too many: the accessory's configuration data keeps it (lenient); everything
+        // else refuses it.
+        if message[0] == 0x01 {
+            #expect(try NIMessage(decoding: message + [0], dialect: dialect).encoded() == message + [0], "\(name) + 1 byte")
+            return
+        }
         let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: message + [0], dialect: dialect) }
         if case .trailingBytes(let expected, let got)? = error?.reason {
             #expect(expected == message.count - 1 && got == message.count)

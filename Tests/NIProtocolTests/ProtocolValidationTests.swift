@@ -1,4 +1,5 @@
 import NIProtocol
+import UCI
 import Testing
 
 /// Builders and parsers reject out-of-range values with the field, value and range.
@@ -75,21 +76,33 @@ import Testing
         }
     }
 
-    @Test func rangingRoleMustBeZeroOrOne() throws {
-        for role: UInt8 in [2, 3, 0x7F, 0xFF] {
+    /// Every role byte parses (AOSP knows 5-8: OWR-AoA and DL-TDoA roles); the planner refuses
+    /// the ones NI cannot range with, naming the field.
+    @Test func everyRangingRoleParsesAndIsNamed() throws {
+        let names: [UInt8: String] = [
+            0: "responder", 1: "initiator", 5: "ADVERTISER (5)", 6: "OBSERVER (6)", 7: "DT_ANCHOR (7)", 8: "DT_TAG (8)",
+            9: "role 9", 0xFF: "role 255",
+        ]
+        for (role, name) in names {
             var message = niTV1
             message[33] = role
-            let error = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: message, dialect: .apple) }
-            #expect(error?.field == "rangingRole")
-            #expect(error?.reason == .outOfRange(value: Int(role), allowed: "0 (responder) or 1 (initiator)"))
+            guard case .accessoryConfigurationData(let acd) = try NIMessage(decoding: message, dialect: .apple) else {
+                Issue.record("expected an ACD")
+                continue
+            }
+            #expect(acd.uwbConfiguration.rangingRole.rawValue == role)
+            #expect(acd.uwbConfiguration.rangingRole.description == name)
+            #expect(acd.uwbConfiguration.rangingRole.isTwoWay == (role <= 1))
+            #expect(NIMessage.accessoryConfigurationData(acd).encoded() == message)
+            if role > 1 {
+                let error = #expect(throws: SessionPlanningError.self) {
+                    try SessionPlanner().plan(for: acd, device: LocalUWBDevice(uciVersion: .v1_1))
+                }
+                #expect(error?.reason == .unusableRole(NIRangingRole(rawValue: role)))
+                #expect(error?.description.hasPrefix("uwbConfigData: rangingRole \(name) cannot range in an NI session, expected 0 (responder) or 1 (initiator)") == true, "\(String(describing: error))")
+            }
         }
-        var responder = niTV1
-        responder[33] = 0
-        guard case .accessoryConfigurationData(let acd) = try NIMessage(decoding: responder) else {
-            Issue.record("expected an ACD")
-            return
-        }
-        #expect(acd.uwbConfiguration.rangingRole == .responder)
+        #expect(NIRangingRole.dtAnchor.deviceRole == .dtAnchor)
     }
 
     @Test func version2FieldsNeedTheClockDrift() throws {

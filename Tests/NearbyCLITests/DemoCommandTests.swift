@@ -42,6 +42,21 @@ import Testing
         #expect(run.stderr.contains("sim-2: "))
     }
 
+    /// `--sts-order`: both orders range on the simulator (host and virtual accessories agree);
+    /// the old spelling `reversed` still parses and means `vendor-swapped`; nonsense is refused.
+    @Test(arguments: ["vendor-first", "vendor-swapped", "reversed"])
+    func stsOrderSpellingsRange(order: String) async throws {
+        let run = try await demo(["--scenario", "stand", "--duration", "2", "--speed", "10", "--sts-order", order])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("sim-1: ranging"), "\(run.stdout)")
+    }
+
+    @Test func anUnknownSTSOrderIsRefusedNamingBoth() async throws {
+        let run = try await demo(["--sts-order", "backwards"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--sts-order must be vendor-first or vendor-swapped, not \"backwards\""), "\(run.stderr)")
+    }
+
     @Test func plainOutputEndsWithASummary() async throws {
         let run = try await demo(["--scenario", "stand", "--duration", "3", "--speed", "10", "--zones", "1,2.5", "--filter", "raw"])
         #expect(run.status == 0, "\(run.stderr)")

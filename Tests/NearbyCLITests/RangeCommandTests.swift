@@ -71,16 +71,24 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: trace) }
         let range = try ChildProcess(PackagePaths.nearby, [
             "range", NIAccessoryPeer.address, "--hci", "tcp:127.0.0.1:\(hciPort)", "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--json",
-            "--record", trace, "--store", RangeCommandTests.emptyStore(),
+            "--record", trace, "--store", RangeCommandTests.emptyStore(), "--web", "0",
         ])
         defer { range.terminate() }
         try await range.waitForOutput("\"event\":\"ranging\",\"accessory\":\"\(NIAccessoryPeer.address)\",\"name\":\"\(NIAccessoryPeer.address)\",\"type\":\"zone\",\"from\":null,\"to\":\"mid\"", timeout: .seconds(60))
         for _ in 0..<200 where range.stdout.components(separatedBy: "\"event\":\"update\"").count < 6 {
             try await Task.sleep(for: .milliseconds(50))
         }
+        // The web view (--web) shows the same accessory (notes, and its address, on stderr with --json).
+        let web = try #require(range.stderr.range(of: #"web view: http://127\.0\.0\.1:\d+"#, options: .regularExpression))
+        let webPort = try #require(Int(range.stderr[web].split(separator: ":").last ?? ""))
+        let state = try #require(
+            try JSONSerialization.jsonObject(with: Data(try await RawHTTPClient.request("/api/state", port: webPort).body.utf8)) as? [String: Any])
+        let status = try #require((state["accessories"] as? [[String: Any]])?.first)
+        #expect(state["source"] as? String == "range" && status["accessory"] as? String == NIAccessoryPeer.address)
+        #expect(status["zone"] as? String == "mid" && status["session_state"] as? String == "ranging" && abs((status["distance_m"] as? Double ?? 0) - 2) < 0.01, "\(status)")
         range.signal(SIGINT)
-        let status = try await range.waitForExit(timeout: .seconds(30))
-        #expect(status == 0, "stopped by SIGINT after ranging: \(range.stderr)")
+        let exit = try await range.waitForExit(timeout: .seconds(30))
+        #expect(exit == 0, "stopped by SIGINT after ranging: \(range.stderr)")
         let objects = try range.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         }

@@ -29,6 +29,20 @@ struct UCIDecodeCommandTests {
         }
     }
 
+    /// OWR-AoA (google/pica's `ShortMacOwrAoaSessionInfoNtf` vector, wire header) is shown typed.
+    @Test("an OWR-AoA SESSION_INFO_NTF prints its typed measurement")
+    func owrAoA() async throws {
+        let result = try await decode([
+            "62 00 00 26 00 02 03 04 05 06 07 08 00 0a 01 01 01 03 00 00 00 00 00 00 00 00 00 00 01 "
+                + "aa bb 00 00 01 01 00 03 04 60 05 06 50",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        for expected in ["  measurement type: OWR_AOA (0x03)", "      mac address: 0xBBAA", "      frame sequence number: 1", "      block index: 1", "      azimuth fom: 96"] {
+            #expect(lines.contains(expected), "missing \"\(expected)\" in\n\(result.stdout)")
+        }
+    }
+
     @Test("--json prints one JSON object per message with units in the keys")
     func json() async throws {
         let result = try await decode(["--json", Self.sessionInfo, "21:03:00:0f:01:00:00:00:02:09:04:c8:00:00:00:06:02:01:00"])

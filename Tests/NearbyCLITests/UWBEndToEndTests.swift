@@ -50,9 +50,18 @@ import Testing
     @Test(arguments: [(UMockdevEmulator.Kit.dwm3001cdk, "usb:1915:520f", "1.1"), (.sr150, "usb:0403:6015", "2.0")])
     func infoThroughTheEmulatedKit(kit: UMockdevEmulator.Kit, device: String, uci: String) async throws {
         let server = try await SimServer(["--uci-version", uci])
+        // The SR150 starts like NXP's firmware: board configuration first (NXP's UWB HAL).
         let run = try await UMockdevEmulator.run(
-            kit: kit, uciPort: server.port, command: [PackagePaths.nearby.path, "uwb", "info", "--device", device, "--json"])
+            kit: kit, uciPort: server.port, command: [PackagePaths.nearby.path, "uwb", "info", "--device", device, "--json"],
+            needsBoardConfiguration: kit == .sr150)
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        if kit == .sr150 {
+            let events = UMockdevEmulator.events(in: run.stderr)
+            #expect(events.contains("board-config variant=01 version=01"), "\(run.stderr)")
+            // After the board configuration the UWBS is reset, as NXP's HAL does.
+            let configured = try #require(events.firstIndex(of: "board-config variant=01 version=01"))
+            #expect(events[configured...].contains("uci-to-uwbs 20 00 00 01 00"))
+        }
         let object = try #require(try UWBInfoRangeTests.objects(run.stdout).first)
         #expect(object["device"] as? String == device)
         #expect(object["uci_version"] as? String == (uci == "1.1" ? "1.1.0" : "2.0.0"))
@@ -69,7 +78,8 @@ import Testing
         let server = try await SimServer(["--uci-version", uci])
         let run = try await UMockdevEmulator.run(
             kit: kit, uciPort: server.port,
-            command: [PackagePaths.nearby.path] + Self.range + ["--device", device, "--count", "5", "--json"])
+            command: [PackagePaths.nearby.path] + Self.range + ["--device", device, "--count", "5", "--json"],
+            needsBoardConfiguration: kit == .sr150)
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         try Self.checkStandingPeer(run.stdout, count: 5)
         try await server.child.waitForOutput("session 42 DEINIT")

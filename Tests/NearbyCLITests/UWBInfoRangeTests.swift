@@ -182,7 +182,8 @@ import Testing
         let server = try ScriptedUCIServer(responder: ScriptedUWBS().responder)
         let emulator = try UMockdevEmulator.start(
             kit: kit, uciPort: server.port,
-            command: [PackagePaths.nearby.path, "uwb", "range", "--device", device, "--session-id", "7", "--count", "6", "--json"])
+            command: [PackagePaths.nearby.path, "uwb", "range", "--device", device, "--session-id", "7", "--count", "6", "--json"],
+            needsBoardConfiguration: kit == .sr150)
         try await emulator.waitForOutput("RANGING_RX_TIMEOUT", timeout: .seconds(60))
         emulator.signal(SIGUSR1)
         try await emulator.waitForOutput("dev kit lost", timeout: .seconds(30))
@@ -197,6 +198,10 @@ import Testing
         Self.checkSamples(Array(objects.suffix(3)))
         #expect(server.connectionCount == 2)
         #expect(server.received.filter { $0 == ScriptedUWBS.reset }.count == 2)
+        if kit == .sr150 {
+            // The replugged board starts from scratch and needs its board configuration again.
+            #expect(UMockdevEmulator.events(in: emulator.stderr).filter { $0.hasPrefix("board-config ") }.count == 2, "\(emulator.stderr)")
+        }
         #expect(server.received.filter { Array($0.prefix(2)) == [0x22, 0x00] }.count == 2)
     }
 }

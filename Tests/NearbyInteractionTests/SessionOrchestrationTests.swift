@@ -68,55 +68,74 @@ import NearbySupport
         await harness.shutdown()
     }
 
-    @Test func invalidConfigurationDataEndsTheSessionNamingTheField() async throws {
+    /// Configuration data that cannot be used gets one fresh initialize; refused twice, the
+    /// session ends naming the field, with no retry and no UWB session opened.
+    @Test func unusableConfigurationDataEndsTheSessionNamingTheField() async throws {
         let harness = try await SessionHarness.make()
         await harness.demo.accessories[0].accessory.setFault(.invalidConfiguration)
         try await harness.addAll()
         try await harness.recorder.waitFor("failed") { if case .state(.failed) = $0.kind { true } else { false } }
-        let error = try #require(harness.recorder.errors(of: "sim-1").first)
+        let errors = harness.recorder.errors(of: "sim-1")
+        #expect(errors.count == 2, "the first refusal is reported, the second ends the session: \(errors)")
+        let error = try #require(errors.last)
         #expect(error.code == .invalidConfigurationData)
         #expect(error.protocolError?.field == "uwbConfigDataLength")
-        #expect(error.protocolError?.reason == .invalidLength(value: 20, allowed: "19 (v1.0), 21 (v1.1), 32 (v2.0)"))
-        #expect(error.description.contains("uwbConfigDataLength 20 is not one of 19 (v1.0), 21 (v1.1), 32 (v2.0)"), "\(error)")
+        #expect(error.protocolError?.reason == .invalidLength(
+            value: 12, allowed: "19...64 (19 v1.0, 21 v1.1, 32 v2.0; bytes past the layout are kept as extra bytes)"))
+        #expect(error.description.contains("uwbConfigDataLength 12 is not one of 19...64"), "\(error)")
         #expect(harness.recorder.retries(of: "sim-1").isEmpty, "malformed data is not retried")
+        #expect(await harness.demo.accessories[0].accessory.received == [.initialize, .initialize], "one fresh 0x0A")
         #expect(await harness.client.openSessionIDs.isEmpty, "no UWB session was opened")
         await harness.shutdown()
     }
 
-    @Test func accessoryUWBDidStopMidSessionIsRetriedWithTheCachedConfiguration() async throws {
+    @Test func aRefusedConfigurationIsAskedForOnceMoreAndThenRanges() async throws {
         let harness = try await SessionHarness.make()
+        await harness.demo.accessories[0].accessory.setFault(.invalidConfigurationOnce)
         try await harness.addAll()
         try await harness.recorder.waitForUpdates(3, of: "sim-1")
-        let accessory = harness.demo.accessories[0].accessory
-        await accessory.stopRanging()
-        try await harness.recorder.waitFor("restart") { if case .retry = $0.kind { true } else { false } }
-        let before = harness.recorder.updates(of: "sim-1").count
-        try await harness.recorder.waitForUpdates(before + 3, of: "sim-1")
-        let retry = try #require(harness.recorder.retries(of: "sim-1").first)
-        #expect(retry.reason == .accessoryStopped && retry.action == .restartWithCachedConfiguration && retry.attempt == 1)
-        #expect(harness.recorder.configurations(of: "sim-1").count == 1, "no new configuration")
-        let started = await accessory.startedSessionIDs
-        #expect(started.count == 2 && started[0] == started[1], "the same session again: \(started)")
-        #expect(harness.recorder.states(of: "sim-1").contains(.starting(cached: true)))
+        #expect(await harness.demo.accessories[0].accessory.received == [.initialize, .initialize, .configureAndStart])
+        #expect(harness.recorder.errors(of: "sim-1").map(\.code) == [.invalidConfigurationData])
+        #expect(harness.recorder.retries(of: "sim-1").isEmpty)
         await harness.shutdown()
     }
 
-    @Test func aSessionTheAccessoryEndedStartsOverWithANewConfiguration() async throws {
+    /// Longer UWB config data (Qorvo's 64-byte buffer) and trailing bytes are accepted.
+    @Test func longerConfigurationDataRanges() async throws {
+        let harness = try await SessionHarness.make { _ in
+            VirtualNIAccessoryConfiguration(address: 0x0A01, extraConfigurationBytes: 43, trailingBytes: 3)
+        }
+        try await harness.addAll()
+        try await harness.recorder.waitForUpdates(3, of: "sim-1")
+        let plan = try #require(harness.recorder.configurations(of: "sim-1").first?.0)
+        guard case .apple(let acd) = plan.accessory else { Issue.record("not Apple"); return }
+        #expect(acd.uwbConfiguration.byteCount == 64 && acd.trailingBytes.count == 3)
+        guard case .apple(let shareable) = plan.shared else { Issue.record("not Apple"); return }
+        #expect(shareable.version == .v1_1, "the spec version (1.1) names the layout: answered with Qorvo's 30 bytes")
+        #expect(harness.recorder.errors(of: "sim-1").isEmpty)
+        await harness.shutdown()
+    }
+
+    /// accessoryUwbDidStop (0x03) mid-session: start over (0x0C, its 0x03, 0x0A, a fresh 0x01, a
+    /// new plan, 0x0B), as Apple's sample does and as Qorvo's firmware needs (a 0x0B without a
+    /// fresh 0x0A after a stop is answered 0x02 but never ranges).
+    @Test func accessoryUWBDidStopMidSessionStartsOver() async throws {
         let harness = try await SessionHarness.make()
         try await harness.addAll()
         try await harness.recorder.waitForUpdates(3, of: "sim-1")
         let accessory = harness.demo.accessories[0].accessory
-        await accessory.setFault(.refuseRestart)
         await accessory.stopRanging()
         try await harness.recorder.waitFor("second configuration") { _ in harness.recorder.configurations(of: "sim-1").count == 2 }
         let before = harness.recorder.updates(of: "sim-1").count
         try await harness.recorder.waitForUpdates(before + 3, of: "sim-1")
         let retries = harness.recorder.retries(of: "sim-1")
-        #expect(retries.map(\.action) == [.restartWithCachedConfiguration, .startOver], "\(retries)")
-        #expect(retries.last?.reason == .configurationRejected)
+        #expect(retries.count == 1, "the 0x03 answering the stop is no rejection: \(retries)")
+        #expect(retries.first?.reason == .accessoryStopped && retries.first?.action == .startOver)
         let ids = harness.recorder.configurations(of: "sim-1").map(\.0.sessionID)
-        #expect(ids[0] != ids[1], "a new session ID")
-        #expect(await accessory.received == [.initialize, .configureAndStart, .configureAndStart, .stop, .initialize, .configureAndStart])
+        #expect(ids[0] != ids[1], "planned from the fresh 0x01")
+        #expect(await accessory.received == [.initialize, .configureAndStart, .stop, .initialize, .configureAndStart])
+        #expect(await accessory.staleStarts == 0)
+        #expect(await accessory.startedSessionIDs == ids)
         #expect(await harness.client.openSessionIDs == [ids[1]], "the old local session is closed")
         await harness.shutdown()
     }
@@ -130,7 +149,7 @@ import NearbySupport
         let retries = harness.recorder.retries(of: "sim-1")
         #expect(retries.map(\.attempt) == [1, 2, 3])
         #expect(retries.first.map { if case .noRange = $0.reason { true } else { false } } == true, "\(retries)")
-        #expect(retries.map(\.action) == [.restartWithCachedConfiguration, .startOver, .startOver], "\(retries)")
+        #expect(retries.map(\.action) == [.startOver, .startOver, .startOver], "a ranging loss starts over: \(retries)")
         #expect(retries.map(\.delay) == [.milliseconds(20), .milliseconds(40), .milliseconds(80)])
         let error = try #require(harness.recorder.errors(of: "sim-1").last)
         #expect(error.code == .gaveUp)
@@ -211,8 +230,8 @@ import NearbySupport
 
     @Test(arguments: [
         (ConfigurationDataVersion.v1_0, NIRangingRole.responder, UWBKeyByteOrder.vendorFirst),
-        (.v1_1, .initiator, .reversed),
-        (.v2_0, .responder, .reversed),
+        (.v1_1, .initiator, .vendorSwapped),
+        (.v2_0, .responder, .vendorSwapped),
     ])
     func everyLayoutAndRoleRanges(layout: ConfigurationDataVersion, role: NIRangingRole, order: UWBKeyByteOrder) async throws {
         var configuration = fastSessionConfiguration(rangingIntervalMS: nil)
@@ -234,6 +253,21 @@ import NearbySupport
         await harness.shutdown()
     }
 
+    /// A one-antenna kit (its capabilities report no angles): the session is planned without
+    /// AOA_RESULT_REQ, ranges, and its updates carry no angles.
+    @Test func aKitWithoutAnglesIsNotAskedForThem() async throws {
+        let harness = try await SessionHarness.make(hostUWBS: VirtualUWBSConfiguration(measuresAngles: false))
+        try await harness.addAll()
+        let updates = try await harness.recorder.waitForUpdates(3, of: "sim-1")
+        #expect(abs((updates.last?.distance ?? 0) - 2.0) < 0.01)
+        #expect(updates.allSatisfy { $0.sample.azimuth == nil && $0.sample.elevation == nil })
+        let plan = try #require(harness.recorder.configurations(of: "sim-1").first?.0)
+        #expect(plan.hostParameters.aoaResultRequest == .disabled)
+        let host = try #require(await harness.demo.world.snapshot(harness.demo.hostTransport.deviceID)?.sessions.first)
+        #expect(host.configuration.explicit[.aoaResultRequest] == nil, "AOA_RESULT_REQ was not sent")
+        await harness.shutdown()
+    }
+
     @Test func theAndroidDialectRanges() async throws {
         var configuration = fastSessionConfiguration()
         configuration.dialect = .android
@@ -243,7 +277,36 @@ import NearbySupport
         #expect(abs((updates.last?.distance ?? 0) - 2.0) < 0.01)
         let plan = try #require(harness.recorder.configurations(of: "sim-1").first?.0)
         #expect(plan.dialect == .android && plan.configureMessage.encoded().count == 15)
-        #expect(await harness.demo.accessories[0].accessory.received == [.androidInitialize, .configureAndStart])
+        #expect(plan.hostParameters.slotsPerRangingRound == 10 && plan.hostParameters.rangingInterval == 240, "NXP's table for ID 1")
+        let accessory = harness.demo.accessories[0].accessory
+        #expect(await accessory.received == [.androidInitialize, .configureAndStart])
+        // Both sides program the same two MAC bytes (UCI order).
+        let theirs = try #require(await accessory.lastParameters)
+        #expect(theirs.deviceMACAddress == plan.hostParameters.destinationMACAddresses.first)
+        #expect(theirs.destinationMACAddresses.first == plan.hostParameters.deviceMACAddress)
+
+        // A stop from the accessory starts over with 0xA5.
+        await accessory.stopRanging()
+        try await harness.recorder.waitFor("second configuration") { _ in harness.recorder.configurations(of: "sim-1").count == 2 }
+        #expect(await accessory.received == [.androidInitialize, .configureAndStart, .stop, .androidInitialize, .configureAndStart])
+        await harness.shutdown()
+    }
+
+    @Test(arguments: [UInt8(2), 3])
+    func androidConfigIDs2And3Range(id: UInt8) async throws {
+        var configuration = fastSessionConfiguration()
+        configuration.dialect = .android
+        configuration.planning.androidConfigIDs = [id]
+        let harness = try await SessionHarness.make(configuration: configuration)
+        try await harness.addAll()
+        let updates = try await harness.recorder.waitForUpdates(3, of: "sim-1")
+        #expect(abs((updates.last?.distance ?? 0) - 2.0) < 0.01)
+        let plan = try #require(harness.recorder.configurations(of: "sim-1").first?.0)
+        guard case .android(let phone) = plan.shared else { Issue.record("not Android"); return }
+        #expect(phone.profileID == id)
+        let theirs = try #require(await harness.demo.accessories[0].accessory.lastParameters)
+        #expect(theirs.multiNodeMode == plan.hostParameters.multiNodeMode && theirs.rangingInterval == plan.hostParameters.rangingInterval)
+        #expect(theirs.aoaResultRequest == (id == 3 ? .disabled : .enabled))
         await harness.shutdown()
     }
 
@@ -260,10 +323,13 @@ import NearbySupport
         #expect(events.contains { if case .uwb(.interrupted(.transportLost)) = $0.kind { true } else { false } })
         #expect(harness.recorder.retries(of: "sim-1").isEmpty, "the ranging timeout waits while the dev kit is away")
         #expect(harness.recorder.configurations(of: "sim-1").count == 1)
+        // Our own kit restarted a session the accessory still runs: the cached configuration,
+        // nothing sent to the accessory.
+        #expect(await harness.demo.accessories[0].accessory.received == [.initialize, .configureAndStart])
         await harness.shutdown()
     }
 
-    @Test func theDevKitStoppingTheSessionIsRestarted() async throws {
+    @Test func theDevKitStoppingTheSessionStartsOver() async throws {
         let harness = try await SessionHarness.make()
         try await harness.addAll()
         try await harness.recorder.waitForUpdates(3, of: "sim-1")
@@ -273,7 +339,9 @@ import NearbySupport
         let before = harness.recorder.updates(of: "sim-1").count
         try await harness.recorder.waitForUpdates(before + 3, of: "sim-1")
         let retry = try #require(harness.recorder.retries(of: "sim-1").first)
-        #expect(retry.reason == .uwbStopped(.maxRangingRoundRetryCountReached) && retry.action == .restartWithCachedConfiguration)
+        #expect(retry.reason == .uwbStopped(.maxRangingRoundRetryCountReached) && retry.action == .startOver)
+        #expect(harness.recorder.configurations(of: "sim-1").count == 2)
+        #expect(await harness.demo.accessories[0].accessory.received == [.initialize, .configureAndStart, .stop, .initialize, .configureAndStart])
         await harness.shutdown()
     }
 

@@ -129,8 +129,8 @@ func fastSessionConfiguration(
         planning: SessionPlanningOptions(rangingIntervalMS: rangingIntervalMS),
         retry: RetryPolicy(
             maxAttempts: maxAttempts, initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(200), multiplier: 2),
-        configurationTimeout: configurationTimeout, startTimeout: startTimeout, reconnectTimeout: .seconds(2),
-        lostAfter: lostAfter)
+        configurationTimeout: configurationTimeout, startTimeout: startTimeout, stopTimeout: .milliseconds(500),
+        reconnectTimeout: .seconds(2), lostAfter: lostAfter)
 }
 
 /// A demo world with `accessories` virtual accessories, started, plus an opened host client

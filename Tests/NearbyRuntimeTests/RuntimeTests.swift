@@ -36,8 +36,12 @@ struct RuntimeTests {
     /// The README's "Ranging from Swift" example (the JSON lines collected instead of printed).
     @Test func theReadmeExampleRangesWithTheSimulator() async throws {
         let lines = Mutex<[String]>([])
-        // --- README example ---
-        let settings = try RunSettings(configuration: NearbyConfiguration())
+        // The whole suite shares 2 loaded cores and this process's cooperative pool: an actor can
+        // wait seconds for a thread there, which the default 2 s `lost` would turn into a retry.
+        var configuration = NearbyConfiguration()
+        configuration.zones.lostAfter = 10
+        // --- README example (with that configuration) ---
+        let settings = try RunSettings(configuration: configuration)
         let demo = try await DemoRanging.start(scenario: .walkIn, accessories: 2, seed: 1, speed: 1, settings: settings)
         let run = RangingRun(
             context: RunContext(accessories: demo.accessories, zones: settings.zones),
@@ -51,12 +55,15 @@ struct RuntimeTests {
         // --- end ---
         #expect(summary.accessories.map(\.identity.id) == ["sim-1", "sim-2"])
         #expect(summary.anythingRanged)
-        for status in summary.accessories {
-            #expect(status.zoneChanges == 3, "\(status.identity): far, mid, near (walk-in)")
-            #expect(status.measured > 20 && status.retries == 0)
-        }
         let objects = try lines.withLock { $0 }.map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let story = objects.filter { ["ranging", "retry", "state", "dropped", "error"].contains($0["event"] as? String ?? "") }
+            .map { "\($0["t_s"] ?? "") \($0["accessory"] ?? "") \($0["event"] ?? "") \($0["type"] ?? $0["state"] ?? $0["reason"] ?? "") \($0["to"] ?? "")" }
+            .joined(separator: "\n")
+        for status in summary.accessories {
+            #expect(status.zoneChanges == 3, "\(status.identity): far, mid, near (walk-in)\n\(story)")
+            #expect(status.measured > 20 && status.retries == 0, "\(story)")
         }
         let changes = objects.filter { $0["event"] as? String == "ranging" && $0["type"] as? String == "zone" && $0["accessory"] as? String == "sim-1" }
         #expect(changes.map { $0["to"] as? String } == ["far", "mid", "near"])

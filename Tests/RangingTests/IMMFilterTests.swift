@@ -168,3 +168,15 @@ struct ReferenceIMM {
         #expect(try #require(filter.stillProbability) == 0.9)
     }
 }
+
+@Suite struct IMMSwitchProbabilityTests {
+    @Test func theSeriesMatchesExpm1WhereItIsUsed() {
+        for x in stride(from: 0.0, through: 0.03, by: 0.0005) {
+            let exact = x == 0 ? 0 : -expm1(-x)
+            let series = IMMFilter.switchProbability(rate: x, dt: 1)
+            #expect(abs(series - exact) <= 1e-13 * max(exact, 1e-300), "x = \(x)")
+        }
+        #expect(IMMFilter.switchProbability(rate: 0.1, dt: 0) == 0)
+        #expect(abs(IMMFilter.switchProbability(rate: 1, dt: 3) - (1 - exp(-3.0))) < 1e-15)
+    }
+}

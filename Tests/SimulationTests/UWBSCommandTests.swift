@@ -269,3 +269,16 @@ import UCI
         #expect(reaction.sessionChanges.map(\.description) == ["session 7 IDLE (MAX_RANGING_ROUND_RETRY_COUNT_REACHED (0x01))"])
     }
 }
+
+/// The virtual UWBS as an NXP SR1xx that needs its board configuration first.
+@Suite struct UWBSBoardConfigurationTests {
+    @Test func everyCommandButTheBoardConfigurationIsRefusedUntilItComes() throws {
+        var uwbs = VirtualUWBS(configuration: VirtualUWBSConfiguration(needsBoardConfiguration: true))
+        #expect(uwbs.powerOn().packets.map(\.bytes) == [[0x60, 0x01, 0x00, 0x01, 0x00]])
+        #expect(uwbs.receive([0x20, 0x00, 0x00, 0x01, 0x00], at: 0).packets.map(\.bytes) == [[0x40, 0x00, 0x00, 0x01, 0x01]], "reset: REJECTED")
+        let configured = uwbs.receive([0x2E, 0x00, 0x00, 0x02, 0x01, 0x01], at: 0).packets.map(\.bytes)
+        #expect(configured == [[0x4E, 0x00, 0x00, 0x01, 0x00], [0x60, 0x01, 0x00, 0x01, 0x01]])
+        let reset = uwbs.receive([0x20, 0x00, 0x00, 0x01, 0x00], at: 0).packets.map(\.bytes)
+        #expect(reset.first == [0x40, 0x00, 0x00, 0x01, 0x00], "then it resets as usual: \(reset)")
+    }
+}

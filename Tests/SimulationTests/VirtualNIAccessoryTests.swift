@@ -74,27 +74,59 @@ import NIProtocol
         #expect(try await rig.exchange(NIMessage.androidConfigureAndStart(phone).encoded()) == [0x02])
         let session = try #require(await rig.session(77))
         #expect(session.configuration.deviceType == .controlee && session.configuration.channel == 5)
-        #expect(session.configuration.rangingInterval == 240)
+        #expect(session.configuration.rangingInterval == 240 && session.configuration.slotsPerRangingRound == 10)
+        // The MAC travels as UCI bytes: 0x1234 is sent `34 12` and programmed as is.
+        #expect(Array(answer.suffix(2)) == [0x34, 0x12] && session.configuration.deviceMACAddress == .short(0x1234))
+
+        // Config ID 2 (NXP: one-to-many, 200 ms); an ID outside NXP's table gets no answer.
+        try await rig.host.send([0xA5])
+        _ = await rig.messages.next()
+        let two = try UWBPhoneConfigData(
+            sessionID: 78, preambleCodeIndex: 10, channel: 9, profileID: 2, accessoryRole: .controlee, phoneAddress: 0x0001)
+        #expect(try await rig.exchange(NIMessage.androidConfigureAndStart(two).encoded()) == [0x02])
+        let oneToMany = try #require(await rig.session(78))
+        #expect(oneToMany.configuration.multiNodeMode == .oneToMany && oneToMany.configuration.rangingInterval == 200)
+        let unknown = try UWBPhoneConfigData(
+            sessionID: 79, preambleCodeIndex: 10, channel: 9, profileID: 4, accessoryRole: .controlee, phoneAddress: 0x0001)
+        try await rig.host.send(NIMessage.androidConfigureAndStart(unknown).encoded())
+        try await rig.host.send([0x0C])
+        #expect(await rig.messages.next() == [0x03], "nothing answered config ID 4; stop is answered")
+        #expect(await rig.session(79) == nil)
         await rig.accessory.shutdown()
         await rig.world.shutdown()
     }
 
-    @Test func faultsMakeItMalformedRefusingOrSilent() async throws {
+    /// A Qorvo-style 64-byte UWB config buffer and trailing bytes: the host's codec keeps them.
+    @Test func sendsLongerConfigurationDataWhenAskedTo() async throws {
+        var rig = try await rig(VirtualNIAccessoryConfiguration(extraConfigurationBytes: 43, trailingBytes: 2))
+        let answer = try #require(try await rig.exchange([0x0A]))
+        #expect(answer.count == 1 + 16 + 64 + 2 && answer[16] == 64)
+        guard case .accessoryConfigurationData(let acd) = try NIMessage(decoding: answer, dialect: .apple) else {
+            Issue.record("expected an ACD")
+            return
+        }
+        #expect(acd.uwbConfiguration.deviceAddress == 0x0012 && acd.trailingBytes == [0xF0, 0xF1])
+        #expect(acd.uwbConfiguration.byteCount == 64)
+        await rig.accessory.shutdown()
+        await rig.world.shutdown()
+    }
+
+    @Test func faultsMakeItMalformedOrSilent() async throws {
         var rig = try await rig()
         await rig.accessory.setFault(.invalidConfiguration)
         let invalid = try #require(try await rig.exchange([0x0A]))
-        #expect(invalid.count == 1 + 16 + 20 && invalid[16] == 20)
+        #expect(invalid.count == 1 + 16 + 12 && invalid[16] == 12)
         #expect {
             _ = try NIMessage(decoding: invalid, dialect: .apple)
         } throws: { error in
             (error as? NIProtocolError)?.field == "uwbConfigDataLength"
         }
+        #expect(try await rig.exchange([0x0A]) == invalid, "every time")
         await rig.accessory.setFault(.invalidConfiguration, false)
-
-        await rig.accessory.setFault(.refuseRestart)
-        #expect(try await rig.exchange([0x0B] + tv2) == [0x02], "a new session is accepted")
-        #expect(try await rig.exchange([0x0B] + tv2) == [0x03], "the same one again is refused")
-        #expect(await rig.session(0x5FA8) == nil)
+        await rig.accessory.setFault(.invalidConfigurationOnce)
+        #expect(try await rig.exchange([0x0A])?.count == 1 + 16 + 12)
+        #expect(try await rig.exchange([0x0A])?.count == 38, "then a valid ACD")
+        await rig.accessory.setFault(.invalidConfigurationOnce, false)
 
         await rig.accessory.setFault(.silent)
         try await rig.host.send([0x0A])
@@ -107,6 +139,26 @@ import NIProtocol
         await rig.world.shutdown()
     }
 
+    /// Qorvo's `niq_reinit()` runs on initialize only: after a stop, a configureAndStart without
+    /// a fresh initialize is answered 0x02 (Qorvo answers every accepted 0x0B at once) but no
+    /// session starts.
+    @Test func afterAStopItNeedsInitializeBeforeItRangesAgain() async throws {
+        var rig = try await rig()
+        #expect(try await rig.exchange([0x0A])?.first == 0x01)
+        #expect(try await rig.exchange([0x0B] + tv2) == [0x02])
+        #expect(await rig.session(0x5FA8)?.state == .active)
+        #expect(try await rig.exchange([0x0C]) == [0x03])
+        #expect(try await rig.exchange([0x0B] + tv2) == [0x02], "answered")
+        #expect(await rig.session(0x5FA8) == nil, "but not started")
+        #expect(await rig.accessory.staleStarts == 1)
+        #expect(try await rig.exchange([0x0A])?.first == 0x01)
+        #expect(try await rig.exchange([0x0B] + tv2) == [0x02])
+        #expect(await rig.session(0x5FA8)?.state == .active)
+        #expect(await rig.accessory.startedSessionIDs == [0x5FA8, 0x5FA8])
+        await rig.accessory.shutdown()
+        await rig.world.shutdown()
+    }
+
     @Test func stopRangingAndLinkLossEndTheSession() async throws {
         var rig = try await rig()
         #expect(try await rig.exchange([0x0B] + tv2) == [0x02])
@@ -114,7 +166,9 @@ import NIProtocol
         #expect(await rig.messages.next() == [0x03])
         #expect(await rig.session(0x5FA8) == nil)
 
+        #expect(try await rig.exchange([0x0A])?.first == 0x01, "a stopped session needs initialize")
         #expect(try await rig.exchange([0x0B] + tv2) == [0x02])
+        #expect(await rig.session(0x5FA8)?.state == .active)
         await rig.accessory.loseLink()
         var events = rig.host.events.makeAsyncIterator()
         #expect(await events.next() == .disconnected(reason: .connectionTimeout))

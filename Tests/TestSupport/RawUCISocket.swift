@@ -26,20 +26,7 @@ public final class RawUCISocket: Sendable {
     /// Connects to 127.0.0.1:`port` (or `host`).
     public init(port: Int, host: String = "127.0.0.1") throws {
         state = Shared()
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ChildProcessError("socket() failed: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr(host)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw ChildProcessError("cannot connect to \(host):\(port): errno \(code)")
-        }
+        fd = try connectTCP(host: host, port: port)
         let thread = Thread { [fd, state] in Self.readLoop(fd: fd, state: state) }
         thread.start()
     }

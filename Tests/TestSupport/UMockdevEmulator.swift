@@ -38,10 +38,13 @@ public enum UMockdevEmulator {
     ///   - uciPort: the UCI server on 127.0.0.1 the board is bridged to (`nil`: the board has
     ///     no UWBS and stays silent).
     ///   - environment: extra environment for the command.
+    ///   - needsBoardConfiguration: the SR150 starts like NXP's firmware, refusing everything
+    ///     until it gets its board configuration (`--board-config`).
     public static func start(kit: Kit = .dwm3001cdk, uciPort: Int?, command: [String],
-                             environment: [String: String] = [:]) throws -> ChildProcess {
+                             environment: [String: String] = [:], needsBoardConfiguration: Bool = false) throws -> ChildProcess {
         try checkTools()
         var arguments = [script.path, "--kit", kit.rawValue]
+        if needsBoardConfiguration { arguments.append("--board-config") }
         if let uciPort { arguments += ["--uci", "tcp:127.0.0.1:\(uciPort)"] }
         arguments += ["--"] + command
         return try ChildProcess(try PackagePaths.systemPython(), arguments, environment: environment)
@@ -51,8 +54,10 @@ public enum UMockdevEmulator {
     /// - Returns: the command's exit status, its stdout, and stderr (with the emulator's log).
     /// - Throws: ``MissingTool`` if umockdev is missing, or if the run exceeds `timeout`.
     public static func run(kit: Kit = .dwm3001cdk, uciPort: Int?, command: [String], environment: [String: String] = [:],
+                           needsBoardConfiguration: Bool = false,
                            timeout: Duration = .seconds(120)) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let child = try start(kit: kit, uciPort: uciPort, command: command, environment: environment)
+        let child = try start(
+            kit: kit, uciPort: uciPort, command: command, environment: environment, needsBoardConfiguration: needsBoardConfiguration)
         let status = try await child.waitForExit(timeout: timeout)
         if status == 3 && child.stderr.contains("GObject bindings are missing") {
             throw MissingTool(child.stderr)

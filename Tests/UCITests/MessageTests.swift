@@ -169,7 +169,7 @@ struct MessageTests {
     func malformed() throws {
         let cases: [(UCIMessageType, UCIOpcode, String, UCIError.Code, String)] = [
             (.notification, .sessionStatus, "01 00 00 00 03", .truncated, "SESSION_STATUS_NTF: field \"reason code\""),
-            (.notification, .sessionStatus, "01 00 00 00 03 00 00", .trailingBytes, "1 unexpected byte after the last field"),
+            (.notification, .sessionDataTransferStatus, "01 00 00 00 01 00 00 01 02", .trailingBytes, "unexpected byte"),
             (.command, .sessionInit, "04 03 02", .truncated, "SESSION_INIT_CMD: field \"session ID\""),
             (.command, .androidSetCountryCode, "ff 00", .invalidValue, "are not two ASCII characters"),
             (.response, .coreGetCapsInfo, "00 02 13 02 ff 00", .truncated, "field \"capability 2 of 2: type\": needs 1 byte at offset 6, but only 0 are left"),

@@ -134,20 +134,28 @@ struct SessionInfoTests {
         #expect(throws: UCIError.self) { try UCISessionInfoView(packet: UCIPacket(bytes: segment.dropLast(1).map { $0 })) }
     }
 
-    @Test("other measurement types keep N and their bytes raw")
+    @Test("UL-TDoA keeps N and its bytes raw; OWR-AoA is typed")
     func otherMeasurementTypes() throws {
-        // Header with measurement type 3 (OWR-AoA), short addresses, N = 1, then one 13-byte
-        // OWR-AoA measurement (as in AOSP's test vector).
-        let owr = bytes("07 00 00 00 01 00 00 00 00 c8 00 00 00 03 00 00 00 00 00 00 00 00 00 00 01")
+        // Header with measurement type 0 (one-way, UL-TDoA), short addresses, N = 1, then bytes.
+        let ul = bytes("07 00 00 00 01 00 00 00 00 c8 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01")
             + bytes("aa bb 00 00 01 01 00 03 04 60 05 06 50")
+        let raw = try UCINotification(opcode: .sessionInfo, payload: ul)
+        guard case .sessionInfo(let rawInfo) = raw, case .raw(let count, let rest) = rawInfo.measurements else {
+            Issue.record("\(raw)")
+            return
+        }
+        #expect(rawInfo.measurementType == .oneWay && count == 1)
+        #expect(rest == bytes("aa bb 00 00 01 01 00 03 04 60 05 06 50"))
+        #expect(try raw.encodePayload() == ul)
+        // The same measurement bytes as OWR-AoA (measurement type 3, AOSP's test vector): typed.
+        var owr = ul
+        owr[13] = 0x03
         let notification = try UCINotification(opcode: .sessionInfo, payload: owr)
-        guard case .sessionInfo(let info) = notification, case .raw(let count, let rest) = info.measurements else {
+        guard case .sessionInfo(let info) = notification, case .owrAoA(let list) = info.measurements else {
             Issue.record("\(notification)")
             return
         }
-        #expect(info.measurementType == .owrAoA)
-        #expect(count == 1)
-        #expect(rest == bytes("aa bb 00 00 01 01 00 03 04 60 05 06 50"))
+        #expect(info.measurementType == .owrAoA && list.count == 1 && list[0].macAddress == .short(0xBBAA))
         #expect(try notification.encodePayload() == owr)
         do {
             _ = try UCISessionInfoView(payload: owr)

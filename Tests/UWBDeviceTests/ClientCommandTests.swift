@@ -55,26 +55,27 @@ import UWBDevice
     }
 
     @Test(arguments: ClientHarness.Link.allCases)
-    func commandRetryIsResentThreeTimes(link: ClientHarness.Link) async throws {
+    /// uwb_core's MAX_RETRY_COUNT: a command goes out at most 3 times in all.
+    func commandRetryIsResentUpToThreeSendsInAll(link: ClientHarness.Link) async throws {
         let harness = try ClientHarness(link)
-        harness.fake.update { $0.retryAnswers[.coreGetDeviceInfo] = 3 }
+        harness.fake.update { $0.retryAnswers[.coreGetDeviceInfo] = 2 }
         try await harness.client.open()
-        #expect(harness.received == [Self.reset] + Array(repeating: Self.getDeviceInfo, count: 4) + [Self.getCaps])
+        #expect(harness.received == [Self.reset] + Array(repeating: Self.getDeviceInfo, count: 3) + [Self.getCaps])
         await harness.client.close()
     }
 
     @Test(arguments: ClientHarness.Link.allCases)
-    func aFourthCommandRetryIsAnErrorNamingTheCommand(link: ClientHarness.Link) async throws {
+    func aThirdCommandRetryIsAnErrorNamingTheCommand(link: ClientHarness.Link) async throws {
         let harness = try ClientHarness(link)
-        harness.fake.update { $0.retryAnswers[.coreGetDeviceInfo] = 4 }
+        harness.fake.update { $0.retryAnswers[.coreGetDeviceInfo] = 3 }
         await #expect {
             try await harness.client.open()
         } throws: { error in
             guard let error = error as? UCIClientError else { return false }
             return error.code == .retriesExhausted && error.status == .commandRetry
-                && error.description.contains("CORE_GET_DEVICE_INFO_CMD was refused with COMMAND_RETRY (0x0A) 4 times")
+                && error.description.contains("CORE_GET_DEVICE_INFO_CMD was refused with COMMAND_RETRY (0x0A) 3 times")
         }
-        #expect(harness.received == [Self.reset] + Array(repeating: Self.getDeviceInfo, count: 4))
+        #expect(harness.received == [Self.reset] + Array(repeating: Self.getDeviceInfo, count: 3), "never a fourth send")
     }
 
     @Test(arguments: ClientHarness.Link.allCases)

@@ -131,6 +131,7 @@ final class FakeUWBS: Sendable {
             state.sessions[token] = session
             return [.response(.setAppConfig(.ok, []))] + status(token, .idle)
         case .sessionStart(let token):
+            if state.sessions[token]?.state == .active { return [Self.statusOnly(op, .sessionActive)] }
             guard state.sessions[token]?.state == .idle else {
                 return [Self.statusOnly(op, state.sessions[token] == nil ? .sessionNotExist : .rejected)]
             }

@@ -33,6 +33,29 @@ import UWBDevice
         await harness.client.close()
     }
 
+    /// As uwb_core: starting a session that already ranges is success. Known ACTIVE on the
+    /// host: nothing is sent; ACTIVE only on the UWBS: its SESSION_ACTIVE (0x13) answer counts
+    /// as started and the state is confirmed with SESSION_GET_STATE.
+    @Test func startingAnActiveSessionSucceeds() async throws {
+        let harness = try ClientHarness(.memory, options: .init(version: .v2_0, returnsHandles: true, sendsStatusNotifications: true))
+        try await harness.client.open()
+        let session = try await harness.client.openSession(id: 0x2B, parameters: ClientHarness.parameters())
+        try await session.start()
+        let sent = harness.received.count
+        try await session.start()
+        #expect(harness.received.count == sent, "nothing sent for a session the host knows is active")
+        #expect(await session.state == .active)
+
+        let other = try await harness.client.openSession(id: 0x2C, parameters: ClientHarness.parameters())
+        let token = try #require(harness.fake.token(of: 0x2C))
+        harness.fake.update { $0.sessions[token]?.state = .active }  // ranging behind the host's back
+        try await other.start()
+        #expect(await other.state == .active)
+        let last = harness.received.suffix(2).map { Array($0.prefix(2)) }
+        #expect(last == [[0x22, 0x00], [0x21, 0x06]], "SESSION_START answered 0x13, then SESSION_GET_STATE")
+        await harness.client.close()
+    }
+
     @Test(arguments: ClientHarness.Link.allCases)
     func uci20SessionUsesTheHandleFromSessionInitAndReportsTheID(link: ClientHarness.Link) async throws {
         let harness = try ClientHarness(link, options: .init(version: .v2_0, returnsHandles: true))
@@ -136,13 +159,7 @@ import UWBDevice
         }
         try await session.start()
         let sentBefore = harness.received.count
-        await #expect {
-            try await session.start()
-        } throws: { error in
-            guard let error = error as? UCIClientError else { return false }
-            return error.code == .invalidState && error.state == .active && error.description.contains("it is SESSION_STATE_ACTIVE (0x02)")
-                && error.description.contains("It is ranging; stop it first.")
-        }
+        try await session.start()  // already ACTIVE: success, nothing sent (as uwb_core)
         await #expect {
             try await session.update(ClientHarness.parameters())
         } throws: { error in

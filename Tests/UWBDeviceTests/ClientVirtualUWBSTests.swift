@@ -28,6 +28,28 @@ import NearbySupport
             deviceRole: controller ? .initiator : .responder, rangingInterval: 100)
     }
 
+    /// An NXP SR1xx that needs its board configuration (as NXP's UWB HAL brings it up): the
+    /// client sees state 0x00, sends the configuration, resets, and the kit ranges.
+    @Test func anNXPKitGetsItsBoardConfigurationFirst() async throws {
+        let world = try world()
+        defer { Task { await world.shutdown() } }
+        let nxp = world.makeTransport(configuration: VirtualUWBSConfiguration(needsBoardConfiguration: true), name: "sr150")
+        let host = client(nxp, configuration: UCIClientConfiguration(boardConfiguration: NXPBoardConfiguration(variant: 0x2A, version: 0x03)))
+        let accessory = client(world.makeTransport(name: "accessory"))
+        #expect(try await host.open().uciVersion == .v2_0)
+        #expect(await host.deviceState == .ready)
+        try await accessory.open()
+        let hostSession = try await host.openSession(id: 42, parameters: parameters(mac: 0x0001, peer: 0x0002, controller: true))
+        let accessorySession = try await accessory.openSession(id: 42, parameters: parameters(mac: 0x0002, peer: 0x0001, controller: false))
+        try await accessorySession.start()
+        try await hostSession.start()
+        var samples = hostSession.samples.makeAsyncIterator()
+        let sample = try #require(await samples.next())
+        #expect(abs((sample.sample.distance ?? 0) - 2.0) < 0.01)
+        await host.close()
+        await accessory.close()
+    }
+
     @Test(arguments: [UCIVersion.v1_1, .v2_0])
     func twoClientsRangeWithEachOther(version: UCIVersion) async throws {
         let world = try world()

@@ -17,11 +17,21 @@ import UWBDevice
     @Test func defaultsAreFiRaAndPicasInPicasOrderByteExact() throws {
         let configs = try parameters().appConfigs(for: .v1_1)
         let expected = bytes(
-            "01 00 00 00 18 "
+            "01 00 00 00 14 "
                 + "00 01 01 11 01 01 01 01 02 03 01 00 22 01 01 04 01 09 14 01 0a 15 01 02 12 01 03 17 01 01 02 01 00 "
                 + "27 02 00 00 28 06 00 00 00 00 00 00 26 01 00 06 02 01 00 05 01 01 07 02 02 00 "
-                + "08 02 60 09 09 04 c8 00 00 00 1b 01 19 2c 01 00 2a 02 00 00 0d 01 01 0e 01 01")
+                + "08 02 60 09 09 04 c8 00 00 00 1b 01 19")
+        // HOPPING_MODE 0, MAX_RR_RETRY 0, AOA_RESULT_REQ 1 and SESSION_INFO_NTF_CONFIG 1 are FiRa's
+        // defaults: not sent (a firmware may refuse a parameter it lacks even with that value).
         #expect(try payload(configs) == expected)
+        var explicit = parameters()
+        explicit.hoppingMode = 1
+        explicit.maxRangingRoundRetries = 3
+        explicit.aoaResultRequest = .azimuthOnly
+        explicit.sessionInfoNotification = UCISessionInfoNotificationConfig(rawValue: 0)
+        #expect(try payload(try explicit.appConfigs(for: .v1_1)).suffix(13) == bytes("2c 01 01 2a 02 03 00 0d 01 02 0e 01 00"))
+        explicit.omittedConfigs = [.aoaResultRequest]
+        #expect(try !explicit.appConfigs(for: .v1_1).contains { $0.id == .aoaResultRequest }, "an omitted parameter is never sent")
         // Same in 2.0: nothing version-dependent is set by default.
         #expect(try parameters().appConfigs(for: .v2_0) == configs)
         let ids = configs.map(\.id)
@@ -59,7 +69,7 @@ import UWBDevice
         let configs = try appleAccessorySession().appConfigs(for: .v1_1)
         let encoded = try payload(configs)
         for tlv in ["27 02 4c 00", "28 06 39 7b 28 d4 b8 d7", "0c 01 03", "2b 04 05 00 00 00", "08 02 10 0e", "09 04 c6 00 00 00",
-                    "1b 01 06", "07 02 87 b4", "06 02 12 00", "14 01 0b", "29 01 01", "2e 01 01", "2a 02 00 00"] {
+                    "1b 01 06", "07 02 87 b4", "06 02 12 00", "14 01 0b", "29 01 01", "2e 01 01"] {
             #expect(encoded.containsSubsequence(bytes(tlv)), "missing \(tlv) in \(hex(encoded))")
         }
         #expect(appleAccessorySession().rangingRoundDuration == 18)

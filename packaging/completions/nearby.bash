@@ -173,13 +173,13 @@ _nearby() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    range|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|config|doctor|help)
+    range|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|watch|config|doctor|help)
         # Offer subcommand argument completions
         "_nearby_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'range demo scan setup accessories replay bench uwb uci sim config doctor help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'range demo scan setup accessories replay bench uwb uci sim watch config doctor help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _nearby_range() {
     repeating_flags=()
     non_repeating_flags=(--all --hci-legacy --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--hci --own-address --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    non_repeating_options=(--hci --own-address --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -246,6 +246,18 @@ _nearby_range() {
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
+        return
+        ;;
     '--dialect')
         return
         ;;
@@ -259,7 +271,7 @@ _nearby_demo() {
     repeating_flags=()
     non_repeating_flags=(--on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --dialect --sts-order)
+    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -311,6 +323,18 @@ _nearby_demo() {
         ;;
     '--log-level')
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
         return
         ;;
     '--dialect')
@@ -487,12 +511,21 @@ _nearby_accessories_forget() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--store)
+    non_repeating_options=(--store --config --mqtt --mqtt-host)
     __nearby_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--store')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
         return
         ;;
     esac
@@ -526,7 +559,7 @@ _nearby_replay() {
     repeating_flags=()
     non_repeating_flags=(--json --no-json --on-lost --on-found --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level)
+    non_repeating_options=(--speed --accessory --accessory-id --filter --zones --hysteresis --dwell --lost-after --config --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host)
     __nearby_offer_flags_options 1
 
     # Offer option value completions
@@ -572,6 +605,18 @@ _nearby_replay() {
         ;;
     '--log-level')
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
         return
         ;;
     esac
@@ -664,7 +709,7 @@ _nearby_uwb_range() {
     repeating_flags=()
     non_repeating_flags=(--controller --controlee --json --verbose --version -h --help)
     repeating_options=(--peer)
-    non_repeating_options=(--device --session-id --channel --preamble --role --mac --interval-ms --count --log-level)
+    non_repeating_options=(--device --session-id --channel --preamble --role --mac --interval-ms --count --angles --log-level)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -695,6 +740,9 @@ _nearby_uwb_range() {
         return
         ;;
     '--count')
+        return
+        ;;
+    '--angles')
         return
         ;;
     '--log-level')
@@ -826,6 +874,24 @@ _nearby_sim_uwbs() {
         return
         ;;
     '--packet-payload')
+        return
+        ;;
+    esac
+}
+
+_nearby_watch() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--prefix --config)
+    __nearby_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--prefix')
+        return
+        ;;
+    '--config')
         return
         ;;
     esac

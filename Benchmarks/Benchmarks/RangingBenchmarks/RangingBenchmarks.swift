@@ -34,7 +34,9 @@ func bundledSamples(_ relativePath: String) -> [RangeSample] {
 /// real consumer would not do either.
 @inline(__always)
 func consume(_ update: RangingUpdate) -> Double {
-    (update.distance ?? 0) + (update.velocity ?? 0) + update.confidence + Double(update.zone ?? -1)
+    let zone = Double(update.zone?.index ?? -1)
+    let values = (update.distance ?? 0) + (update.velocity ?? 0) + update.confidence
+    return values + zone + Double(update.events.count)
         + (update.isHeld ? 1 : 0) + (update.direction?.azimuth ?? 0)
 }
 

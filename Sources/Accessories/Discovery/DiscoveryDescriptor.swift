@@ -1,4 +1,5 @@
 public import LowEnergy
+import NearbyBase
 
 /// Which advertisements an app's accessories send, like AccessorySetupKit's
 /// `ASDiscoveryDescriptor`: every field that is set must match (logical AND).
@@ -156,10 +157,7 @@ public struct DiscoveryDescriptor: Sendable, Hashable, Codable, CustomStringConv
         HexBytes.encode(blob) + (mask.map { "/" + HexBytes.encode($0) } ?? "")
     }
 
-    static func hex16(_ value: UInt16) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - text.count)) + text
-    }
+    static func hex16(_ value: UInt16) -> String { Hex.digits(value, count: 4) }
 
     enum CodingKeys: String, CodingKey {
         case serviceUUID = "service_uuid"

@@ -1,6 +1,7 @@
 import Logging
 import NearbySupport
 import Synchronization
+import NearbyBase
 
 /// The ATT client side of one LE connection's fixed channel 4 (Core Vol 3 Part F).
 ///

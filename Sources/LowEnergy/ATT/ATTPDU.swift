@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// ATT opcodes (Core Vol 3 Part F 3.4.8).
 public enum ATTOpcode: UInt8, Sendable, Hashable, CustomStringConvertible {
     /// 0x01: Error Response.

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// The GATT client of one connection: MTU exchange, discovery, reads, writes, subscriptions
 /// (Core Vol 3 Part G 4).
 ///

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// An HCI ACL data packet (Core Vol 4 Part E 5.4.2): connection handle, packet boundary flag,
 /// and a fragment of an L2CAP PDU.
 public struct ACLPacket: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// An HCI event from the controller, decoded (Core Vol 4 Part E 7.7).
 ///
 /// Events the host does not use are kept as ``other(code:parameters:)``. Decoding never traps:

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// An LE Meta event (HCI event 0x3E), decoded by subevent (Core Vol 4 Part E 7.7.65).
 public enum LEMetaEvent: Sendable, Hashable {
     /// 0x01 LE Connection Complete, or 0x0A / 0x29 LE Enhanced Connection Complete (v1 / v2).

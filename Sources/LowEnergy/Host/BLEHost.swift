@@ -1,5 +1,6 @@
 public import Logging
 import NearbySupport
+import NearbyBase
 
 /// Something that happened on the host.
 public enum BLEHostEvent: Sendable {

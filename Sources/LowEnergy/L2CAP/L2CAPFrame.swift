@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// An L2CAP basic frame (B-frame, Core Vol 3 Part A 3.1): length, channel ID, payload.
 public struct L2CAPFrame: Sendable, Hashable {
     /// LE fixed channel: Attribute Protocol.

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// The LE signaling channel (fixed channel 5, Core Vol 3 Part A 4): what this central answers.
 ///
 /// A peripheral may ask for new connection parameters with a Connection Parameter Update

@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// A Security Manager Protocol PDU (Vol 3 Part H 3), carried on L2CAP fixed channel 6.
 ///
 /// Keys, nonces, confirm values and public-key coordinates are held most significant byte

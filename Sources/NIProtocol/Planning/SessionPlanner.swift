@@ -11,11 +11,11 @@ import UCI
 /// | session ID | random, non-zero, not among the sessions already open (`excluding`) |
 /// | channel | the first of ``SessionPlanningOptions/channels`` (default 9, 5) the kit supports |
 /// | preamble | random among ``SessionPlanningOptions/preambleCodeIndices`` that NI accepts (9-12) |
-/// | timing | the accessory's v2.0 request when usable, else 6 × 3600 RSTU and an interval from the preferred update rate (``rangingInterval(for:)``) |
+/// | timing | the accessory's v2.0 request when usable, else 6 × 3600 RSTU and an interval from the preferred update rate (``rangingInterval(for:)``); a fixed interval keeps the v2.0 slot duration |
 /// | STS IV | 6 random bytes; vendor ID 0x004C |
 /// | host address | random short address, not the accessory's, not 0x0000 / 0xFFFF |
-/// | layout | the accessory's UWB config layout: 1.0 → 28-byte shareable data, 1.1 → 30, 2.0 → 35 (hopping off: NI does not hop) |
-/// | role | opposite to the accessory's: responder (0) → host controller + initiator |
+/// | layout | the accessory's UWB config layout: 1.0 → 28-byte shareable data, 1.1 → 30, 2.0 → 35 with the hopping mode the accessory asks for |
+/// | role | opposite to the accessory's: responder (0) → host controller + initiator; other roles cannot range in NI and are refused |
 public struct SessionPlanner: Sendable {
     /// The options.
     public var options: SessionPlanningOptions
@@ -50,14 +50,15 @@ public struct SessionPlanner: Sendable {
     ///   - device: the local kit (channels it supports).
     ///   - excluding: session IDs already in use on the kit.
     ///   - generator: the source of the random session ID, preamble, STS IV and address.
-    /// - Throws: ``SessionPlanningError`` when no channel or preamble fits, or an option is out
-    ///   of range.
+    /// - Throws: ``SessionPlanningError`` when no channel or preamble fits, an option is out
+    ///   of range, or the accessory announces a role other than responder or initiator.
     public func plan(
         for configuration: AccessoryConfigurationData, device: LocalUWBDevice, excluding: Set<UInt32> = [],
         using generator: inout some RandomNumberGenerator
     ) throws(SessionPlanningError) -> SessionPlan {
         try validateOptions()
         let uwb = configuration.uwbConfiguration
+        guard uwb.rangingRole.isTwoWay else { throw SessionPlanningError(.unusableRole(uwb.rangingRole)) }
         let channel = try chooseChannel(device)
         let preamble = try choosePreamble(&generator)
         let sessionID = chooseSessionID(excluding: excluding, &generator)
@@ -66,7 +67,11 @@ public struct SessionPlanner: Sendable {
         let timing = self.timing(for: configuration)
 
         let drift: UInt16? = uwb.version >= .v1_1 ? options.clockDriftPPM : nil
-        let hopping: ShareableConfigurationData.HoppingFields? = uwb.version >= .v2_0 ? .init(hoppingMode: 0) : nil
+        // v2.0: honour the hopping mode the accessory asks for (AOSP-based accessories ask for
+        // hopping and range as androidx's CONFIG_UNICAST_DS_TWR, which hops).
+        let hopping: ShareableConfigurationData.HoppingFields? = uwb.requestedParameters.map {
+            .init(hoppingMode: $0.hoppingMode)
+        }
         let shareable: ShareableConfigurationData
         do {
             shareable = try ShareableConfigurationData(
@@ -80,7 +85,7 @@ public struct SessionPlanner: Sendable {
         let host = NIFiRaDerivation.hostParameters(
             shareable: shareable, accessory: uwb, keyByteOrder: options.keyByteOrder,
             initiationTimeMS: options.initiationTimeMS)
-        return SessionPlan(accessory: .apple(configuration), shared: .apple(shareable), hostParameters: host)
+        return SessionPlan(accessory: .apple(configuration), shared: .apple(shareable), hostParameters: device.adapt(host))
     }
 
     /// Plans with the system's random generator.
@@ -92,27 +97,47 @@ public struct SessionPlanner: Sendable {
         return try plan(for: configuration, device: device, excluding: excluding, using: &generator)
     }
 
-    /// The timing for `configuration`: the v2.0 request when every requested value is non-zero,
-    /// the slots fit FiRa's 1-255 and the round fits the interval; otherwise the options' slots
-    /// and slot duration and the interval from ``SessionPlanningOptions/rangingIntervalMS`` or
-    /// the preferred update rate.
+    /// The timing for `configuration`:
+    /// - no fixed interval: the v2.0 request when every requested value is non-zero, the slots
+    ///   fit FiRa's 1-255 and the round fits the interval; else the options' slots and slot
+    ///   duration with the interval of the preferred update rate;
+    /// - a fixed interval (``SessionPlanningOptions/rangingIntervalMS``): the v2.0 request's
+    ///   slot duration and slots when the round fits the fixed interval, its slot duration with
+    ///   the options' slots when that fits, else the options'.
     public func timing(for configuration: AccessoryConfigurationData) -> (slots: UInt16, slotDuration: UInt16, interval: UInt16) {
-        if let request = configuration.uwbConfiguration.requestedParameters, options.rangingIntervalMS == nil,
-           request.slotsPerRound >= 1, request.slotsPerRound <= 255, request.slotDurationRSTU >= 1,
-           request.rangingIntervalMS >= 1,
-           Int(request.slotsPerRound) * Int(request.slotDurationRSTU) <= Int(request.rangingIntervalMS) * 1200
-        {
-            return (request.slotsPerRound, request.slotDurationRSTU, request.rangingIntervalMS)
+        func fits(_ slots: UInt16, _ slotDuration: UInt16, _ interval: UInt16) -> Bool {
+            Int(slots) * Int(slotDuration) <= Int(interval) * 1200
         }
-        let interval = options.rangingIntervalMS ?? Self.rangingInterval(for: configuration.preferredUpdateRate)
-        return (options.slotsPerRound, options.slotDurationRSTU, interval)
+        let request = configuration.uwbConfiguration.requestedParameters.flatMap { request in
+            (1...255).contains(request.slotsPerRound) && request.slotDurationRSTU >= 1 ? request : nil
+        }
+        guard let fixed = options.rangingIntervalMS else {
+            if let request, request.rangingIntervalMS >= 1,
+               fits(request.slotsPerRound, request.slotDurationRSTU, request.rangingIntervalMS)
+            {
+                return (request.slotsPerRound, request.slotDurationRSTU, request.rangingIntervalMS)
+            }
+            return (options.slotsPerRound, options.slotDurationRSTU, Self.rangingInterval(for: configuration.preferredUpdateRate))
+        }
+        if let request {
+            if fits(request.slotsPerRound, request.slotDurationRSTU, fixed) {
+                return (request.slotsPerRound, request.slotDurationRSTU, fixed)
+            }
+            if fits(options.slotsPerRound, request.slotDurationRSTU, fixed) {
+                return (options.slotsPerRound, request.slotDurationRSTU, fixed)
+            }
+        }
+        return (options.slotsPerRound, options.slotDurationRSTU, fixed)
     }
 
     // MARK: Android dialect
 
     /// Plans a session for an Android-dialect accessory (after 0xA5): the first of
-    /// ``SessionPlanningOptions/androidConfigIDs`` the accessory supports; the accessory is
-    /// made controlee when it can be (the host controls), else controller.
+    /// ``SessionPlanningOptions/androidConfigIDs`` the accessory supports, with NXP's parameters
+    /// for it (``AndroidConfigProfile``) and the slots per round of the accessory's table
+    /// (``AndroidConfigProfile/nxpSlotsPerRound(for:)`` unless
+    /// ``SessionPlanningOptions/androidSlotsPerRound`` is set); the accessory is made controlee
+    /// when it can be (the host controls), else controller.
     /// - Throws: ``SessionPlanningError`` (no common channel, preamble or config ID).
     public func plan(
         for configuration: UWBDeviceConfigData, device: LocalUWBDevice, excluding: Set<UInt32> = [],
@@ -135,9 +160,12 @@ public struct SessionPlanner: Sendable {
         } catch {
             throw SessionPlanningError(.encoding(error))
         }
+        let slots = options.androidSlotsPerRound ?? AndroidConfigProfile.nxpSlotsPerRound(for: configuration)
+        // validateOptions() checked that every configured ID has a profile.
+        let table = AndroidConfigProfile.nxp(configID: profile, slotsPerRound: slots)!
         let host = NIFiRaDerivation.hostParameters(
-            phone: phone, accessory: configuration, rangingIntervalMS: options.androidRangingIntervalMS)
-        return SessionPlan(accessory: .android(configuration), shared: .android(phone), hostParameters: host)
+            phone: phone, accessory: configuration, profile: table, rangingIntervalMS: options.androidRangingIntervalMS)
+        return SessionPlan(accessory: .android(configuration), shared: .android(phone), hostParameters: device.adapt(host))
     }
 
     // MARK: Choices
@@ -161,6 +189,12 @@ public struct SessionPlanner: Sendable {
         }
         if options.sessionID == 0 {
             throw SessionPlanningError(.invalidOption(field: "sessionID", value: "0", allowed: "1-4294967295"))
+        }
+        if let id = options.androidConfigIDs.first(where: { AndroidConfigProfile.nxp(configID: $0) == nil }) {
+            throw SessionPlanningError(.invalidOption(field: "androidConfigIDs", value: "\(id)", allowed: "1, 2 or 3 (NXP's config IDs)"))
+        }
+        if let slots = options.androidSlotsPerRound, slots == 0 {
+            throw SessionPlanningError(.invalidOption(field: "androidSlotsPerRound", value: "0", allowed: "1-255"))
         }
         if let address = options.hostAddress, address == 0 || address == 0xFFFF {
             throw SessionPlanningError(.invalidOption(field: "hostAddress", value: "\(address)", allowed: "0x0001-0xFFFE"))

@@ -13,6 +13,8 @@ public struct SessionPlanningError: Error, Sendable, Hashable, CustomStringConve
         case noCommonProfile(accessory: UInt32, host: [UInt8])
         /// The codec refused a value while building the configuration.
         case encoding(NIProtocolError)
+        /// The accessory announces a role NI sessions cannot use (not responder or initiator).
+        case unusableRole(NIRangingRole)
     }
 
     /// What went wrong.
@@ -34,6 +36,8 @@ public struct SessionPlanningError: Error, Sendable, Hashable, CustomStringConve
             "the accessory supports FiRa config IDs \(Self.bits(accessory)) and the host runs \(list(host)): no common profile (Android dialect)"
         case .encoding(let error):
             "cannot build the configuration: \(error)"
+        case .unusableRole(let role):
+            "uwbConfigData: rangingRole \(role) cannot range in an NI session, expected \(NIRangingRole.usableText); the accessory's firmware announces another kind of UWB session"
         }
     }
 

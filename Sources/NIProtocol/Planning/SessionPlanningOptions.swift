@@ -16,6 +16,8 @@ public struct SessionPlanningOptions: Sendable, Hashable {
     public var slotDurationRSTU: UInt16
     /// A fixed ranging interval in ms; `nil` (default) derives it from the accessory's
     /// preferred update rate or its v2.0 request (see ``SessionPlanner/rangingInterval(for:)``).
+    /// With a fixed interval a v2.0 accessory's slot duration (and slots, when they fit) are
+    /// still used.
     public var rangingIntervalMS: UInt16?
     /// Ranging round control byte (0x03: time-scheduled with result report). Default 0x03.
     public var rangingRoundControl: UInt8
@@ -33,10 +35,17 @@ public struct SessionPlanningOptions: Sendable, Hashable {
     /// A fixed static STS IV (6 bytes); `nil` (default) draws a random one.
     public var staticSTSIV: [UInt8]?
     /// Android dialect: the FiRa config IDs (androidx `RangingParameters.CONFIG_*`) the host can
-    /// run, in order of preference. Default `[1]` (unicast DS-TWR).
+    /// run, in order of preference, among 1-3 (``AndroidConfigProfile``: NXP's parameters).
+    /// Default `[1]` (unicast DS-TWR).
     public var androidConfigIDs: [UInt8]
-    /// Android dialect: the ranging interval, ms (androidx's "automatic" class). Default 240.
-    public var androidRangingIntervalMS: UInt16
+    /// Android dialect: a fixed ranging interval, ms; `nil` (default) uses the config ID's
+    /// (240 ms for IDs 1 and 3, 200 ms for ID 2). The accessory keeps its own table's interval,
+    /// so override only for an accessory that does the same.
+    public var androidRangingIntervalMS: UInt16?
+    /// Android dialect: a fixed slots per round; `nil` (default) follows the accessory
+    /// (``AndroidConfigProfile/nxpSlotsPerRound(for:)``: 10, or 6 for one offering config ID 1
+    /// only). Set 6 for an accessory on NXP's older SDK, which offers IDs 1-3 but runs 6.
+    public var androidSlotsPerRound: UInt8?
 
     /// Creates options; every parameter has the default documented on its property.
     public init(
@@ -54,7 +63,8 @@ public struct SessionPlanningOptions: Sendable, Hashable {
         hostAddress: UInt16? = nil,
         staticSTSIV: [UInt8]? = nil,
         androidConfigIDs: [UInt8] = [1],
-        androidRangingIntervalMS: UInt16 = 240
+        androidRangingIntervalMS: UInt16? = nil,
+        androidSlotsPerRound: UInt8? = nil
     ) {
         self.channels = channels
         self.preambleCodeIndices = preambleCodeIndices
@@ -71,5 +81,6 @@ public struct SessionPlanningOptions: Sendable, Hashable {
         self.staticSTSIV = staticSTSIV
         self.androidConfigIDs = androidConfigIDs
         self.androidRangingIntervalMS = androidRangingIntervalMS
+        self.androidSlotsPerRound = androidSlotsPerRound
     }
 }

@@ -111,8 +111,11 @@ public enum NIMessage: Sendable, Hashable {
     /// initialize message knows the dialect and should pass it; with `dialect: nil` the payload
     /// length decides, since the two dialects' lengths never coincide:
     ///
-    /// - `0x01`: 18 bytes → Android ``UWBDeviceConfigData``, unless byte 15 is 19, 21 or 32 (then it
-    ///   is an Apple ACD cut after 18 bytes); anything else → Apple ``AccessoryConfigurationData``.
+    /// - `0x01`: byte 15 (Apple's uwbConfigDataLength, 19-64; Android's role bitmask, 1-3) decides:
+    ///   an announced UWB config length → Apple ``AccessoryConfigurationData`` (an 18-byte one is
+    ///   an Apple ACD cut short); otherwise 18 bytes → Android ``UWBDeviceConfigData``;
+    ///   anything else → Apple (and its error). Android data with trailing bytes needs the
+    ///   declared dialect.
     /// - `0x0B`: 14 bytes → Android ``UWBPhoneConfigData``; anything else → Apple
     ///   ``ShareableConfigurationData``.
     ///
@@ -145,8 +148,7 @@ public enum NIMessage: Sendable, Hashable {
         switch id {
         case .accessoryConfigurationData:
             let detected = detectedDialect(ofConfigurationPayload: payload)
-            let automatic: NIDialect =
-                payload.count == UWBDeviceConfigData.byteCount && detected != .apple ? .android : .apple
+            let automatic: NIDialect = detected ?? .apple
             switch try chooseDialect(
                 declared: dialect, detected: detected, automatic: automatic, payload: payload, id: id)
             {
@@ -200,15 +202,15 @@ public enum NIMessage: Sendable, Hashable {
         return declared
     }
 
-    /// The dialect whose well-formed length a `0x01` payload has, `nil` if neither. An 18-byte
-    /// payload whose byte 15 announces a UWB config length (19, 21, 32) is an Apple ACD cut short,
-    /// not Android data (whose byte 15 is the role bitmask, 1-3).
+    /// The dialect a `0x01` payload is well formed in, `nil` if neither. Byte 15 tells them
+    /// apart: Apple's uwbConfigDataLength (19-64) or Android's role bitmask (1-3). An 18-byte
+    /// payload announcing a UWB config length is an Apple ACD cut short, not Android data.
     private static func detectedDialect(ofConfigurationPayload payload: [UInt8]) -> NIDialect? {
         let header = AccessoryConfigurationData.headerByteCount
         guard payload.count >= header else { return nil }
         let announced = Int(payload[header - 1])
-        if UWBConfigurationData.version(forByteCount: announced) != nil {
-            return payload.count == header + announced || payload.count == UWBDeviceConfigData.byteCount ? .apple : nil
+        if UWBConfigurationData.layout(forByteCount: announced) != nil {
+            return payload.count >= header + announced || payload.count == UWBDeviceConfigData.byteCount ? .apple : nil
         }
         return payload.count == UWBDeviceConfigData.byteCount ? .android : nil
     }

@@ -20,6 +20,14 @@
 /// bytes), ``maxClockDriftPPM`` → 1.1 (21 bytes), both it and ``requestedParameters`` → 2.0 (32
 /// bytes). The spec version field is kept as sent: a parser does not require it to match the
 /// layout.
+///
+/// Lenient like the accessories' own buffers: Qorvo's `niq.h` reserves `MAX_UWB_CONFIG_SIZE`
+/// (64) bytes for this structure, so any length from 19 to 64 parses. A length between the
+/// layouts' is read in the layout its spec version field names when that fits (Qorvo's v1.1
+/// data in its whole 64-byte buffer stays v1.1, so the answer is the 30-byte shareable data
+/// Qorvo accepts), else in the longest layout that fits; the bytes after it are kept in
+/// ``extraBytes`` (the session logs them), so a newer accessory's additions never stop ranging.
+/// Shorter than 19 bytes (no MAC address) or longer than 64 is refused.
 public struct UWBConfigurationData: Sendable, Hashable {
     /// The fields that layout 2.0 adds: the accessory's wishes for the session timing.
     public struct RequestedRangingParameters: Sendable, Hashable {
@@ -58,13 +66,37 @@ public struct UWBConfigurationData: Sendable, Hashable {
         }
     }
 
-    /// The allowed lengths, for error messages: `19 (v1.0), 21 (v1.1), 32 (v2.0)`.
-    static let allowedLengthsText = ConfigurationDataVersion.allCases
-        .map { "\(byteCount(of: $0)) (v\($0))" }.joined(separator: ", ")
+    /// The longest structure accepted: 64 bytes, Qorvo's `MAX_UWB_CONFIG_SIZE`.
+    public static let maximumByteCount = 64
+    /// The lengths accepted: 19 (the 1.0 layout, up to the MAC address) to 64.
+    public static let allowedByteCounts = byteCount(of: .v1_0)...maximumByteCount
 
-    /// The layout with this length, `nil` if none has it.
+    /// The allowed lengths, for error messages.
+    static let allowedLengthsText =
+        "19...64 (19 v1.0, 21 v1.1, 32 v2.0; bytes past the layout are kept as extra bytes)"
+
+    /// The layout with exactly this length, `nil` if none has it.
     public static func version(forByteCount count: Int) -> ConfigurationDataVersion? {
         ConfigurationDataVersion.allCases.first { byteCount(of: $0) == count }
+    }
+
+    /// The longest layout a structure of `count` bytes holds (19-20 → 1.0, 21-31 → 1.1, 32-64 →
+    /// 2.0), `nil` outside ``allowedByteCounts``.
+    public static func layout(forByteCount count: Int) -> ConfigurationDataVersion? {
+        guard allowedByteCounts.contains(count) else { return nil }
+        return ConfigurationDataVersion.allCases.last { byteCount(of: $0) <= count }
+    }
+
+    /// The layout a structure of `count` bytes with spec version `specVersion` is read in: the
+    /// layout of exactly that length (19, 21, 32); else the layout the spec version names if it
+    /// fits; else the longest that fits. `nil` outside ``allowedByteCounts``.
+    public static func layout(forByteCount count: Int, specVersion: NIVersion) -> ConfigurationDataVersion? {
+        guard let longest = layout(forByteCount: count) else { return nil }
+        if let exact = version(forByteCount: count) { return exact }
+        if let named = ConfigurationDataVersion.allCases.first(where: { $0.specVersion == specVersion }), named <= longest {
+            return named
+        }
+        return longest
     }
 
     /// The UWB specification version the accessory implements (TV-1: 1.1).
@@ -76,7 +108,7 @@ public struct UWBConfigurationData: Sendable, Hashable {
     public let modelID: UInt32
     /// Middleware version, the 4 bytes read little-endian (Qorvo `00 00 01 01` = `0x01010000`).
     public let middlewareVersion: UInt32
-    /// The role the accessory takes.
+    /// The role the accessory takes (any byte is kept; NI sessions use 0 and 1).
     public let rangingRole: NIRangingRole
     /// The accessory's UWB short MAC address (the session's destination address on the app side).
     public let deviceAddress: UInt16
@@ -84,6 +116,9 @@ public struct UWBConfigurationData: Sendable, Hashable {
     public let maxClockDriftPPM: UInt16?
     /// The accessory's requested timing (layout 2.0 only).
     public let requestedParameters: RequestedRangingParameters?
+    /// Bytes after the layout's last field, kept as received (a longer structure from a newer
+    /// or a Qorvo-style accessory); empty for the standard lengths.
+    public let extraBytes: [UInt8]
 
     /// Builds UWB config data.
     ///
@@ -92,8 +127,10 @@ public struct UWBConfigurationData: Sendable, Hashable {
     ///     (1.0, 1.1 or 2.0).
     ///   - maxClockDriftPPM: present → layout 1.1 or 2.0.
     ///   - requestedParameters: present → layout 2.0 (then `maxClockDriftPPM` is required).
-    /// - Throws: ``NIProtocolError`` (`missingField`) when `requestedParameters` is given
-    ///   without `maxClockDriftPPM`.
+    ///   - extraBytes: bytes written after the layout (tests of lenient peers); default none.
+    /// - Throws: ``NIProtocolError``: `missingField` when `requestedParameters` is given
+    ///   without `maxClockDriftPPM`; `invalidLength` (field `extraBytes`) when the structure
+    ///   would be longer than 64 bytes.
     public init(
         specVersion: NIVersion? = nil,
         manufacturerID: UInt32,
@@ -102,7 +139,8 @@ public struct UWBConfigurationData: Sendable, Hashable {
         rangingRole: NIRangingRole,
         deviceAddress: UInt16,
         maxClockDriftPPM: UInt16? = nil,
-        requestedParameters: RequestedRangingParameters? = nil
+        requestedParameters: RequestedRangingParameters? = nil,
+        extraBytes: [UInt8] = []
     ) throws(NIProtocolError) {
         if requestedParameters != nil && maxClockDriftPPM == nil {
             throw NIProtocolError(
@@ -111,6 +149,14 @@ public struct UWBConfigurationData: Sendable, Hashable {
         }
         let version: ConfigurationDataVersion =
             requestedParameters != nil ? .v2_0 : (maxClockDriftPPM != nil ? .v1_1 : .v1_0)
+        guard Self.byteCount(of: version) + extraBytes.count <= Self.maximumByteCount else {
+            throw NIProtocolError(
+                structure: Self.structureName, field: "extraBytes",
+                reason: .invalidLength(
+                    value: extraBytes.count,
+                    allowed: "at most \(Self.maximumByteCount - Self.byteCount(of: version)) (bytes) after a v\(version) layout"))
+        }
+        self.extraBytes = extraBytes
         self.specVersion = specVersion ?? version.specVersion
         self.manufacturerID = manufacturerID
         self.modelID = modelID
@@ -121,14 +167,19 @@ public struct UWBConfigurationData: Sendable, Hashable {
         self.requestedParameters = requestedParameters
     }
 
-    /// Parses exactly one UWB config data structure (19, 21 or 32 bytes; the length picks the
-    /// layout).
+    /// Parses exactly one UWB config data structure of 19 to 64 bytes in the layout
+    /// ``layout(forByteCount:specVersion:)`` picks (19 → 1.0, 21 → 1.1, 32 → 2.0; other lengths
+    /// by the spec version field), the rest kept in ``extraBytes``. Every role byte is accepted
+    /// (``NIRangingRole``).
     ///
-    /// - Throws: ``NIProtocolError``: `invalidLength` when the byte count is not 19, 21 or 32;
-    ///   `outOfRange` when the ranging role is not 0 or 1.
+    /// - Throws: ``NIProtocolError`` (`invalidLength`, field `length`) when the byte count is
+    ///   below 19 (the MAC address is missing) or above 64.
     public init(bytes: some Collection<UInt8>) throws(NIProtocolError) {
         let bytes = Array(bytes)
-        guard let version = Self.version(forByteCount: bytes.count) else {
+        let declared = bytes.count >= 4
+            ? NIVersion(major: UInt16(bytes[0]) | UInt16(bytes[1]) << 8, minor: UInt16(bytes[2]) | UInt16(bytes[3]) << 8)
+            : NIVersion.v1_0
+        guard let version = Self.layout(forByteCount: bytes.count, specVersion: declared) else {
             throw NIProtocolError(
                 structure: Self.structureName, field: "length",
                 reason: .invalidLength(value: bytes.count, allowed: Self.allowedLengthsText))
@@ -140,13 +191,7 @@ public struct UWBConfigurationData: Sendable, Hashable {
         manufacturerID = try reader.littleEndian(UInt32.self, "manufacturerID")
         modelID = try reader.littleEndian(UInt32.self, "modelID")
         middlewareVersion = try reader.littleEndian(UInt32.self, "middlewareVersion")
-        let role = try reader.uint8("rangingRole")
-        guard let rangingRole = NIRangingRole(rawValue: role) else {
-            throw NIProtocolError(
-                structure: Self.structureName, field: "rangingRole",
-                reason: .outOfRange(value: Int(role), allowed: NIRangingRole.allowedText))
-        }
-        self.rangingRole = rangingRole
+        rangingRole = NIRangingRole(rawValue: try reader.uint8("rangingRole"))
         deviceAddress = try reader.littleEndian(UInt16.self, "deviceAddress")
         maxClockDriftPPM = version >= .v1_1 ? try reader.littleEndian(UInt16.self, "maxClockDriftPPM") : nil
         if version >= .v2_0 {
@@ -161,6 +206,7 @@ public struct UWBConfigurationData: Sendable, Hashable {
         } else {
             requestedParameters = nil
         }
+        extraBytes = try reader.bytes(reader.remaining, "extraBytes")
     }
 
     /// The layout: 2.0 with requested parameters, 1.1 with a clock drift, else 1.0.
@@ -168,8 +214,8 @@ public struct UWBConfigurationData: Sendable, Hashable {
         requestedParameters != nil ? .v2_0 : (maxClockDriftPPM != nil ? .v1_1 : .v1_0)
     }
 
-    /// Encoded length in bytes: 19, 21 or 32.
-    public var byteCount: Int { Self.byteCount(of: version) }
+    /// Encoded length in bytes: 19, 21 or 32, plus the extra bytes.
+    public var byteCount: Int { Self.byteCount(of: version) + extraBytes.count }
 
     /// The encoded bytes (little-endian), byte-exact with what ``init(bytes:)`` parses.
     public func encoded() -> [UInt8] {
@@ -196,5 +242,6 @@ public struct UWBConfigurationData: Sendable, Hashable {
             writer.littleEndian(requested.slotDurationRSTU)
             writer.littleEndian(requested.rangingIntervalMS)
         }
+        writer.append(extraBytes)
     }
 }

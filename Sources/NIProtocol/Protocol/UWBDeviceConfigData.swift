@@ -10,7 +10,14 @@
 /// | 8 | 3 | mw_version |
 /// | 11 | 4 | supported_profile_ids (bit n = FiRa config ID n; IDs 1-3 → `0x0000000E`) |
 /// | 15 | 1 | ranging_role bitmask (bit 0 controller, bit 1 controlee) |
-/// | 16 | 2 | device_mac |
+/// | 16 | 2 | device_mac, **in UCI byte order** (see ``deviceAddress``) |
+///
+/// The MAC address is not a big-endian integer like the other fields: NXP's accessory
+/// (`UwbApi_GetUwbConfigData_Android`, `serializeUwbDeviceConfigData` in `UwbApi_Utility.c`)
+/// sends its two random MAC bytes as an array and programs the same two bytes, unchanged, as
+/// its UCI DEVICE_MAC_ADDRESS. We therefore read them as UCI does, little-endian, so that the
+/// host's DST_MAC_ADDRESS (written little-endian) carries exactly the accessory's bytes
+/// (specs/ni-protocol.md §5). Bytes after the 18 are kept in ``trailingBytes``.
 public struct UWBDeviceConfigData: Sendable, Hashable {
     static let structureName = "UwbDeviceConfigData"
     /// Encoded length: 18 bytes.
@@ -29,8 +36,11 @@ public struct UWBDeviceConfigData: Sendable, Hashable {
     public let supportedProfileIDs: UInt32
     /// The roles the accessory can take (at least one).
     public let supportedRoles: AndroidRangingRoles
-    /// The accessory's UWB short MAC address (the 2 bytes read big-endian).
+    /// The accessory's UWB short MAC address as UCI numbers it: bytes 16-17 read
+    /// little-endian (`12 34` → `0x3412`), so UCI writes them back as `12 34`.
     public let deviceAddress: UInt16
+    /// Bytes after the 18, kept as received (empty from NXP's firmware).
+    public let trailingBytes: [UInt8]
 
     /// Builds an Android device configuration.
     ///
@@ -43,9 +53,11 @@ public struct UWBDeviceConfigData: Sendable, Hashable {
         middlewareVersion: UInt32,
         supportedProfileIDs: UInt32,
         supportedRoles: AndroidRangingRoles,
-        deviceAddress: UInt16
+        deviceAddress: UInt16,
+        trailingBytes: [UInt8] = []
     ) throws(NIProtocolError) {
         try Self.validate(middlewareVersion: middlewareVersion, supportedRoles: supportedRoles)
+        self.trailingBytes = trailingBytes
         self.specVersion = specVersion
         self.chipID = chipID
         self.chipFirmwareVersion = chipFirmwareVersion
@@ -55,13 +67,16 @@ public struct UWBDeviceConfigData: Sendable, Hashable {
         self.deviceAddress = deviceAddress
     }
 
-    /// Parses exactly 18 bytes.
+    /// Parses 18 bytes (more are kept in ``trailingBytes``).
     ///
-    /// - Throws: ``NIProtocolError``: `truncated` / `trailingBytes` for any other length,
-    ///   `outOfRange` for a role bitmask other than 1, 2 or 3.
+    /// - Throws: ``NIProtocolError``: `truncated` below 18 bytes, `outOfRange` for a role
+    ///   bitmask other than 1, 2 or 3.
     public init(bytes: some Collection<UInt8>) throws(NIProtocolError) {
         let bytes = Array(bytes)
-        try Self.checkLength(bytes.count)
+        if bytes.count < Self.byteCount {
+            throw NIProtocolError(
+                structure: Self.structureName, reason: .truncated(needed: Self.byteCount, got: bytes.count, isExact: true))
+        }
         var reader = NIByteReader(bytes, structure: Self.structureName)
         let major = try reader.bigEndian(UInt16.self, "specVersionMajor")
         let minor = try reader.bigEndian(UInt16.self, "specVersionMinor")
@@ -71,18 +86,9 @@ public struct UWBDeviceConfigData: Sendable, Hashable {
         middlewareVersion = try reader.bigEndian(byteCount: 3, "middlewareVersion")
         supportedProfileIDs = try reader.bigEndian(UInt32.self, "supportedProfileIDs")
         supportedRoles = AndroidRangingRoles(rawValue: try reader.uint8("rangingRoles"))
-        deviceAddress = try reader.bigEndian(UInt16.self, "deviceAddress")
+        deviceAddress = try reader.littleEndian(UInt16.self, "deviceAddress")
+        trailingBytes = try reader.bytes(reader.remaining, "trailingBytes")
         try Self.validate(middlewareVersion: middlewareVersion, supportedRoles: supportedRoles)
-    }
-
-    static func checkLength(_ count: Int) throws(NIProtocolError) {
-        if count < byteCount {
-            throw NIProtocolError(
-                structure: structureName, reason: .truncated(needed: byteCount, got: count, isExact: true))
-        }
-        if count > byteCount {
-            throw NIProtocolError(structure: structureName, reason: .trailingBytes(expected: byteCount, got: count))
-        }
     }
 
     private static func validate(middlewareVersion: UInt32, supportedRoles: AndroidRangingRoles) throws(NIProtocolError)
@@ -104,9 +110,9 @@ public struct UWBDeviceConfigData: Sendable, Hashable {
         (0..<32).contains(configID) && supportedProfileIDs & (1 << UInt32(configID)) != 0
     }
 
-    /// The 18 encoded bytes (without the `0x01` message ID).
+    /// The encoded bytes (without the `0x01` message ID): 18, plus any trailing bytes.
     public func encoded() -> [UInt8] {
-        var writer = NIByteWriter(capacity: Self.byteCount)
+        var writer = NIByteWriter(capacity: Self.byteCount + trailingBytes.count)
         writer.bigEndian(specVersion.major)
         writer.bigEndian(specVersion.minor)
         writer.bigEndian(chipID)
@@ -114,7 +120,8 @@ public struct UWBDeviceConfigData: Sendable, Hashable {
         writer.bigEndian(middlewareVersion, byteCount: 3)
         writer.bigEndian(supportedProfileIDs)
         writer.uint8(supportedRoles.rawValue)
-        writer.bigEndian(deviceAddress)
+        writer.littleEndian(deviceAddress)
+        writer.append(trailingBytes)
         return writer.bytes
     }
 }

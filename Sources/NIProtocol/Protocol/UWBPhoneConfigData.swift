@@ -10,7 +10,11 @@
 /// | 9 | 1 | channel_number |
 /// | 10 | 1 | profile_id (FiRa config ID, 1 = unicast DS-TWR) |
 /// | 11 | 1 | device_ranging_role: the role the **accessory** takes, one bit of ``AndroidRangingRoles`` |
-/// | 12 | 2 | phone_mac_address |
+/// | 12 | 2 | phone_mac_address, **in UCI byte order** (see ``phoneAddress``) |
+///
+/// NXP's accessory (`serializeUwbPhoneConfigData` in `UwbApi_Utility.c`,
+/// `UwbApi_ConfigureData_Android`) copies the two MAC bytes unchanged into its UCI
+/// DST_MAC_ADDRESS, and it accepts exactly 14 bytes (`SHAREABLE_DATA_HEADER_LENGTH_ANDROID`).
 public struct UWBPhoneConfigData: Sendable, Hashable {
     static let structureName = "UwbPhoneConfigData"
     /// Encoded length: 14 bytes.
@@ -30,7 +34,8 @@ public struct UWBPhoneConfigData: Sendable, Hashable {
     public let profileID: UInt8
     /// The role the accessory must take: exactly `.controller` or `.controlee`.
     public let accessoryRole: AndroidRangingRoles
-    /// The phone's UWB short MAC address (the 2 bytes read big-endian).
+    /// The phone's UWB short MAC address as UCI numbers it: bytes 12-13 are its
+    /// little-endian encoding (`0x3412` → `12 34`), what UCI's DEVICE_MAC_ADDRESS carries.
     public let phoneAddress: UInt16
 
     /// Builds Android phone configuration data.
@@ -74,7 +79,7 @@ public struct UWBPhoneConfigData: Sendable, Hashable {
         channel = try reader.uint8("channel")
         profileID = try reader.uint8("profileID")
         accessoryRole = AndroidRangingRoles(rawValue: try reader.uint8("deviceRangingRole"))
-        phoneAddress = try reader.bigEndian(UInt16.self, "phoneAddress")
+        phoneAddress = try reader.littleEndian(UInt16.self, "phoneAddress")
         try Self.validate(
             preambleCodeIndex: preambleCodeIndex, channel: channel, profileID: profileID, role: accessoryRole)
     }
@@ -120,7 +125,7 @@ public struct UWBPhoneConfigData: Sendable, Hashable {
         writer.uint8(channel)
         writer.uint8(profileID)
         writer.uint8(accessoryRole.rawValue)
-        writer.bigEndian(phoneAddress)
+        writer.littleEndian(phoneAddress)
         return writer.bytes
     }
 }

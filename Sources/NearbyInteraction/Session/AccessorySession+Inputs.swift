@@ -121,13 +121,17 @@ extension AccessorySession {
     private func handle(_ event: UWBSessionEvent) throws(SessionInterrupt) {
         switch event {
         case .stateChanged(.deinitialized, let reason):
+            // Our kit dropped the session; the accessory still runs its own: re-create ours with
+            // the cached configuration.
             emit(.uwb(event))
             uwbSession = nil
             uwbGeneration += 1
-            throw .startOver(.uwbFailed("the dev kit ended the session (\(reason))"))
+            throw .restart(.uwbFailed("the dev kit ended the session (\(reason))"))
         case .stateChanged(.idle, let reason) where reason != .stateChangeWithSessionManagementCommands:
+            // The kit stopped ranging (e.g. max ranging-round retries): the accessory may have
+            // stopped too; start over, as after a ranging loss.
             emit(.uwb(event))
-            if state == .ranging { throw .restart(.uwbStopped(reason)) }
+            if state == .ranging, !uwbInterrupted { throw .startOver(.uwbStopped(reason)) }
         case .stateChanged:
             return
         case .interrupted:
@@ -137,23 +141,26 @@ extension AccessorySession {
             emit(.uwb(event))
             uwbInterrupted = false
             pipeline.expectSamples(since: scaled(MonotonicTime.seconds()))
+        case .measurements:
+            return
         case .restoreFailed(let error):
             emit(.uwb(event))
             uwbSession = nil
             uwbGeneration += 1
-            throw .startOver(.uwbFailed(error.reason))
+            throw .restart(.uwbFailed(error.reason))
         }
     }
 
     /// The one silence detector: `lost` on the samples' clock (found by a tick, or by a sample
-    /// after the silence, e.g. an error-status one) starts the recovery, unless the same sample
-    /// found the accessory again or the dev kit itself is away (the UCI client restores the
-    /// session by itself).
+    /// after the silence, e.g. an error-status one) starts the recovery, a start over (the
+    /// accessory may have ended its session; Apple's sample app does 0x0C + 0x0A on its
+    /// timeout), unless the same sample found the accessory again or the dev kit itself is away
+    /// (the UCI client restores the session by itself).
     private func recoverIfLost(_ events: RangingEvents) throws(SessionInterrupt) {
         guard !uwbInterrupted, pipeline.state == .lost,
             events.contains(where: { if case .lost = $0 { true } else { false } })
         else { return }
-        throw .restart(.noRange(seconds: configuration.lostAfter))
+        throw .startOver(.noRange(seconds: configuration.lostAfter))
     }
 
     /// One range sample through the pipeline: one update, carrying the events it caused.

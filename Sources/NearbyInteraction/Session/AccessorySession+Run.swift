@@ -5,6 +5,7 @@ import Ranging
 import UCI
 import UWBDevice
 import NIProtocol
+import NearbyBase
 
 /// Why the run loop left what it was doing.
 enum SessionInterrupt: Error {
@@ -12,9 +13,10 @@ enum SessionInterrupt: Error {
     case stop
     /// The data channel's link went down.
     case linkLost(HCIStatus)
-    /// Ranging stopped but the session may live on: restart with the cached configuration.
+    /// The local UWB session is gone but the accessory still runs its session: re-create the
+    /// local session with the cached configuration (nothing is sent to the accessory).
     case restart(RetryEvent.Reason)
-    /// The session ended: start over with a new configuration.
+    /// Ranging stopped or the session ended: start over (0x0C, 0x0A, a fresh configuration).
     case startOver(RetryEvent.Reason)
     /// Reconnecting failed or was skipped: reconnect again.
     case reconnect(RetryEvent.Reason)
@@ -25,9 +27,9 @@ enum SessionInterrupt: Error {
 extension AccessorySession {
     // MARK: The state machine
 
-    /// Runs until stopped or given up. Each pass does one step (start over, restart with the
-    /// cached configuration, or reconnect then start over) and ranges until interrupted; an
-    /// interruption picks the next step and counts a try of the recovery.
+    /// Runs until stopped or given up. Each pass does one step (start over, restart the local
+    /// session with the cached configuration, or reconnect then start over) and ranges until
+    /// interrupted; an interruption picks the next step and counts a try of the recovery.
     func run() async {
         var action: RetryEvent.Action = .startOver
         var delay: Duration = .zero
@@ -64,7 +66,7 @@ extension AccessorySession {
                     action = .reconnect
                 case .restart(let why):
                     reason = why
-                    action = plan != nil && uwbSession != nil ? .restartWithCachedConfiguration : .startOver
+                    action = plan != nil && accessoryConfigured && linkUp ? .restartWithCachedConfiguration : .startOver
                 case .startOver(let why):
                     reason = why
                     action = linkUp ? .startOver : .reconnect
@@ -112,43 +114,39 @@ extension AccessorySession {
 
     // MARK: Steps
 
-    /// Start over: stop (0x0C) if a configuration was sent before, close the local session,
-    /// initialize, receive and validate the configuration data, plan, configure the dev kit,
-    /// send configureAndStart, wait for accessoryUwbDidStart, start ranging.
+    /// Start over, as Apple's sample app does after a timeout and as accessories need (Qorvo's
+    /// `niq_reinit()` runs only on initialize): close the local session; if a configuration was
+    /// sent before, stop (0x0C) and wait for the accessory's 0x03 (``AccessorySessionConfiguration/stopTimeout``;
+    /// a 0x03 then answers the stop and is no rejection); initialize (0x0A / 0xA5), receive the
+    /// *fresh* configuration data, plan from it, configure the dev kit, send configureAndStart
+    /// (0x0B), wait for accessoryUwbDidStart, start ranging. Configuration data that cannot be
+    /// used (it does not parse, or names a role NI cannot range with) gets one more initialize
+    /// before the session fails, naming the field.
     func startOver() async throws(SessionInterrupt) {
         guard linkUp else { throw .linkLost(lastLinkReason) }
-        // As Apple's sample: stop (0x0C) before initialize whenever a configuration was sent,
-        // whatever the accessory did since (it may still run it; stopping twice is harmless).
-        if accessoryConfigured || plan != nil {
-            try await send(.stop)
-            accessoryConfigured = false
-        }
         await closeUWBSession()
+        if accessoryConfigured || plan != nil {
+            try await stopAccessory()
+        }
 
         setState(.initializing)
-        let initialize: NIMessage = configuration.dialect == .apple ? .initialize : .androidInitialize
-        try await send(initialize)
-        let timeout = configuration.configurationTimeout
-        let received = try await waitForMessage(until: .now.advanced(by: timeout)) { incoming throws(SessionInterrupt) -> (SessionPlan.AccessoryConfiguration, ContinuousClock.Instant)? in
-            switch incoming.decoded {
-            case .success(.accessoryConfigurationData(let data)): return (.apple(data), incoming.arrival)
-            case .success(.androidAccessoryConfigurationData(let data)): return (.android(data), incoming.arrival)
-            case .failure(let error) where error.messageID == .accessoryConfigurationData:
-                throw .fatal(AccessorySessionError(
-                    .invalidConfigurationData, accessory: identity.description,
-                    reason: "invalid accessory configuration data: \(error)",
-                    remedy: "The accessory's firmware sends malformed configuration data (0x01); update it or report it to its maker.",
-                    protocolError: error))
-            default: return nil
+        var refused: AccessorySessionError?
+        var planned: (plan: SessionPlan, arrival: ContinuousClock.Instant)?
+        while planned == nil {
+            do throws(SessionInterrupt) {
+                let (accessoryConfiguration, arrival) = try await initialize()
+                setState(.configuring)
+                planned = (try await makePlan(for: accessoryConfiguration), arrival)
+            } catch .fatal(let error) where error.code == .invalidConfigurationData && refused == nil {
+                refused = error
+                logger.warning("\(error.reason); asking once more (initialize)")
+                emit(.error(error))
+                setState(.initializing)
             }
         }
-        guard let (accessoryConfiguration, arrival) = received else {
-            throw .startOver(.accessoryDidNotAnswer(timeout: timeout))
-        }
+        guard let (plan, arrival) = planned else { return }
 
-        // From here to configureAndStart leaving: the latency budget.
-        setState(.configuring)
-        let plan = try await makePlan(for: accessoryConfiguration)
+        // From the 0x01's arrival to configureAndStart leaving: the latency budget.
         let uwbStart = ContinuousClock.now
         let session = try await openUWBSession(plan)
         let uwbTime = ContinuousClock.now - uwbStart
@@ -171,21 +169,74 @@ extension AccessorySession {
         try await awaitAccessoryStart(cached: false)
     }
 
-    /// Restart with the cached configuration: stop the local session if it ranges, send the
-    /// same configureAndStart again, wait for accessoryUwbDidStart, start ranging.
-    func restartWithCachedConfiguration() async throws(SessionInterrupt) {
-        guard let plan, let session = uwbSession else { throw .startOver(.uwbFailed("no cached configuration")) }
-        setState(.starting(cached: true))
-        if await session.state == .active {
-            do {
-                try await session.stop()
-            } catch {
-                try handleUWBError(error, doing: "stop the local session")
+    /// Stop (0x0C), then wait up to ``AccessorySessionConfiguration/stopTimeout`` for the
+    /// accessory's accessoryUwbDidStop (0x03) that answers it (Qorvo, NXP and Truesense always
+    /// answer; silence is logged, not an error).
+    private func stopAccessory() async throws(SessionInterrupt) {
+        try await send(.stop)
+        accessoryConfigured = false
+        let timeout = configuration.stopTimeout
+        let answered = try await waitForMessage(until: .now.advanced(by: timeout)) { incoming throws(SessionInterrupt) -> Bool? in
+            if case .success(.accessoryUWBDidStop) = incoming.decoded { return true }
+            return nil
+        }
+        if answered == nil {
+            logger.notice("the accessory did not answer stop (0x0C) within \(timeout.secondsText); initializing anyway")
+        } else {
+            logger.debug("< accessoryUwbDidStop (0x03), answering stop")
+        }
+    }
+
+    /// Sends initialize and waits for the configuration data (0x01): the data and its arrival.
+    /// - Throws: `.startOver` when it does not come in time; `.fatal` (invalidConfigurationData,
+    ///   naming the field) when it does not parse.
+    private func initialize() async throws(SessionInterrupt) -> (SessionPlan.AccessoryConfiguration, ContinuousClock.Instant) {
+        let initialize: NIMessage = configuration.dialect == .apple ? .initialize : .androidInitialize
+        try await send(initialize)
+        let timeout = configuration.configurationTimeout
+        let received = try await waitForMessage(until: .now.advanced(by: timeout)) { incoming throws(SessionInterrupt) -> (SessionPlan.AccessoryConfiguration, ContinuousClock.Instant)? in
+            switch incoming.decoded {
+            case .success(.accessoryConfigurationData(let data)): return (.apple(data), incoming.arrival)
+            case .success(.androidAccessoryConfigurationData(let data)): return (.android(data), incoming.arrival)
+            case .failure(let error) where error.messageID == .accessoryConfigurationData:
+                throw .fatal(AccessorySessionError(
+                    .invalidConfigurationData, accessory: identity.description,
+                    reason: "invalid accessory configuration data: \(error)",
+                    remedy: "The accessory's firmware sends malformed configuration data (0x01); update it or report it to its maker.",
+                    protocolError: error))
+            default: return nil
             }
         }
-        try await send(plan.configureMessage)
-        accessoryConfigured = true
-        try await awaitAccessoryStart(cached: true)
+        guard let received else { throw .startOver(.accessoryDidNotAnswer(timeout: timeout)) }
+        logUnknownBytes(received.0)
+        return received
+    }
+
+    /// Logs bytes the accessory sent beyond the layout it announces (kept, not used).
+    private func logUnknownBytes(_ data: SessionPlan.AccessoryConfiguration) {
+        switch data {
+        case .apple(let acd) where acd.hasUnknownBytes:
+            logger.notice(
+                "the accessory's configuration data carries bytes beyond its v\(acd.uwbConfiguration.version) layout (ignored): UWB config extra \(Hex.bytes(acd.uwbConfiguration.extraBytes)), trailing \(Hex.bytes(acd.trailingBytes))")
+        case .android(let device) where !device.trailingBytes.isEmpty:
+            logger.notice("the accessory's UwbDeviceConfigData carries \(device.trailingBytes.count) trailing bytes (ignored): \(Hex.bytes(device.trailingBytes))")
+        default:
+            break
+        }
+    }
+
+    /// Restart with the cached configuration, for our own kit restarting a session the
+    /// accessory still runs (the kit ended or could not restore our session, nothing stopped
+    /// the accessory's): re-create and start the local session with the cached plan; nothing
+    /// is sent to the accessory. If the accessory has stopped after all, `lost` follows and the
+    /// next try starts over.
+    func restartWithCachedConfiguration() async throws(SessionInterrupt) {
+        guard let plan, accessoryConfigured, linkUp else { throw .startOver(.uwbFailed("no cached configuration")) }
+        setState(.starting(cached: true))
+        await closeUWBSession()
+        let session = try await openUWBSession(plan)
+        attach(session)
+        try await startLocalSession()
     }
 
     /// Waits for accessoryUwbDidStart (0x02), then starts the local session.
@@ -206,6 +257,12 @@ extension AccessorySession {
             throw .startOver(.configurationRejected)
         case true?: break
         }
+        try await startLocalSession()
+    }
+
+    /// Starts the local session (if not active) and ranges: silence counts from now, so `lost`
+    /// (and with it the next retry) comes if no usable sample follows within lostAfter.
+    private func startLocalSession() async throws(SessionInterrupt) {
         guard let session = uwbSession else { throw .startOver(.uwbFailed("the local session was closed")) }
         if await session.state != .active {
             do {
@@ -214,8 +271,6 @@ extension AccessorySession {
                 try handleUWBError(error, doing: "start the local session")
             }
         }
-        // Silence counts from now: `lost` (and with it the next retry) comes if no usable sample
-        // follows within lostAfter.
         pipeline.expectSamples(since: scaled(MonotonicTime.seconds()))
         uwbInterrupted = false
         setState(.ranging)
@@ -225,7 +280,7 @@ extension AccessorySession {
     func rangeUntilInterrupted() async throws(SessionInterrupt) {
         while true {
             _ = try await waitForMessage(until: nil) { incoming throws(SessionInterrupt) -> Bool? in
-                if case .success(.accessoryUWBDidStop) = incoming.decoded { throw .restart(.accessoryStopped) }
+                if case .success(.accessoryUWBDidStop) = incoming.decoded { throw .startOver(.accessoryStopped) }
                 return nil
             }
         }
@@ -270,6 +325,12 @@ extension AccessorySession {
                 return try planner.plan(for: data, device: device, excluding: excluding, using: &generator)
             }
         } catch {
+            if case .unusableRole = error.reason {
+                throw .fatal(AccessorySessionError(
+                    .invalidConfigurationData, accessory: identity.description, reason: "unusable accessory configuration data: \(error)",
+                    remedy: "The accessory announces a UWB role NI cannot range with; check its firmware's NI mode.",
+                    planningError: error))
+            }
             throw .fatal(AccessorySessionError(
                 .planningFailed, accessory: identity.description, reason: "cannot plan a session: \(error)", planningError: error))
         }

@@ -15,6 +15,9 @@ public struct AccessorySessionConfiguration: Sendable {
     public var configurationTimeout: Duration
     /// Longest wait for accessoryUwbDidStart (0x02) after configureAndStart. Default 3 s.
     public var startTimeout: Duration
+    /// Longest wait, when starting over, for the accessoryUwbDidStop (0x03) that answers stop
+    /// (0x0C) before initialize is sent. Default 2 s.
+    public var stopTimeout: Duration
     /// Timeout of one data-channel reconnection attempt. Default 10 s.
     public var reconnectTimeout: Duration
     /// The smoothing filter. Default ``FilterSpec/default`` (`imm`).
@@ -51,6 +54,7 @@ public struct AccessorySessionConfiguration: Sendable {
         retry: RetryPolicy = .default,
         configurationTimeout: Duration = .seconds(3),
         startTimeout: Duration = .seconds(3),
+        stopTimeout: Duration = .seconds(2),
         reconnectTimeout: Duration = .seconds(10),
         filter: FilterSpec = .default,
         filters: (distance: ConfiguredFilter, angle: ConfiguredFilter)? = nil,
@@ -66,6 +70,7 @@ public struct AccessorySessionConfiguration: Sendable {
         self.retry = retry
         self.configurationTimeout = configurationTimeout
         self.startTimeout = startTimeout
+        self.stopTimeout = stopTimeout
         self.reconnectTimeout = reconnectTimeout
         self.filter = filter
         self.filters = filters

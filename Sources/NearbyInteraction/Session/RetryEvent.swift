@@ -54,10 +54,11 @@ public struct RetryEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// What the try does.
     public enum Action: String, Sendable, Hashable, CustomStringConvertible {
-        /// Restart ranging with the cached configuration: stop the local session, send the same
-        /// configureAndStart (0x0B), wait for 0x02, start again.
+        /// Re-create the local UWB session with the cached configuration, for our own kit
+        /// restarting a session the accessory still runs; nothing is sent to the accessory.
         case restartWithCachedConfiguration = "restart"
-        /// Start over: stop (0x0C), initialize (0x0A), new configuration data, new session.
+        /// Start over: stop (0x0C) and wait for its 0x03, initialize (0x0A / 0xA5), the fresh
+        /// configuration data, a new plan and session, configureAndStart (0x0B).
         case startOver = "start-over"
         /// Reconnect the data channel, then start over.
         case reconnect = "reconnect"

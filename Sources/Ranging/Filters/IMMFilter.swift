@@ -193,10 +193,10 @@ public struct IMMFilter: RangeFilter {
         if input.time > lastTime { lastTime = input.time }
 
         // Model probabilities after the Markov transition.
-        let leaveStill = dt > 0 ? -Double.expMinusOne(-parameters.stillToMoving * dt) : 0
+        let leaveStill = Self.switchProbability(rate: parameters.stillToMoving, dt: dt)
         let leaveMoving =
             parameters.movingToStill == parameters.stillToMoving
-            ? leaveStill : (dt > 0 ? -Double.expMinusOne(-parameters.movingToStill * dt) : 0)
+            ? leaveStill : Self.switchProbability(rate: parameters.movingToStill, dt: dt)
         let mu = still
         let fromStillToStill = mu * (1 - leaveStill)
         let fromStillToMoving = mu * leaveStill
@@ -273,6 +273,18 @@ public struct IMMFilter: RangeFilter {
             return initialize(at: z, time: lastTime, variance: r)
         }
         return store(still: newStill, value: sp, variance: sv, position: mp, velocity: mv, covariance: (n00, n01, n11))
+    }
+
+    /// The probability of leaving a model within `dt` at switching `rate`: 1 − e^(−rate·dt).
+    /// For the usual small rate·dt (0.01 at 0.1 /s and 100 ms) a 6-term series is exact to
+    /// 1e-13 relative and saves a libm call per model per sample.
+    @inline(__always)
+    public static func switchProbability(rate: Double, dt: Double) -> Double {
+        guard dt > 0 else { return 0 }
+        let x = rate * dt
+        guard x < 0.02 else { return -Double.expMinusOne(-x) }
+        // x − x²/2 + x³/6 − x⁴/24 + x⁵/120 − x⁶/720 (Horner).
+        return x * (1 - x * (0.5 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0 - x * (1.0 / 720.0))))))
     }
 
     /// Forgets the state (the next measurement initialises the filter).

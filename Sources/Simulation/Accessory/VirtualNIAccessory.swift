@@ -10,13 +10,20 @@ public import UWBDevice
 ///
 /// | Receives | Does |
 /// |---|---|
-/// | initialize 0x0A (0xA5) | stops and closes a running session; answers 0x01 with its ACD (UwbDeviceConfigData) |
-/// | configureAndStart 0x0B | closes a running session; derives its FiRa parameters (``NIFiRaDerivation``, Qorvo's rules), opens and starts the session; answers 0x02 (0x03 if the dev kit refuses) |
+/// | initialize 0x0A (0xA5) | stops and closes a running session, re-initializes (Qorvo's `niq_reinit()`); answers 0x01 with its ACD (UwbDeviceConfigData) |
+/// | configureAndStart 0x0B | closes a running session; derives its FiRa parameters (``NIFiRaDerivation``: Qorvo's rules; NXP's table for the Android config ID), opens and starts the session; answers 0x02 (0x03 if the dev kit refuses) |
 /// | stop 0x0C | stops and closes the session; answers 0x03 |
 /// | link loss | stops and closes the session (as Qorvo, nrfuwb and Truesense do) |
 ///
-/// Faults (``VirtualNIAccessoryFault``) make it slow, malformed, silent or refuse restarts;
-/// ``stopRanging()`` stops mid-session and sends 0x03; ``loseLink()`` drops the BLE link.
+/// Like Qorvo's firmware (`ble_niq.c`, `niq.h`: `niq_reinit()` "must be called every time UWB
+/// TWR session is stopped", and only initialize calls it), once a session stopped it needs a
+/// fresh initialize: a configureAndStart without one is still answered 0x02 at once (Qorvo
+/// answers any accepted 0x0B before UWB confirms anything) but no session starts
+/// (``VirtualNIAccessoryConfiguration/requiresInitializeAfterStop``). In the Android dialect it
+/// acts like NXP's demo: a config ID outside its table gets no answer at all.
+///
+/// Faults (``VirtualNIAccessoryFault``) make it slow, malformed or silent; ``stopRanging()``
+/// stops mid-session and sends 0x03; ``loseLink()`` drops the BLE link.
 public actor VirtualNIAccessory {
     /// What it announces.
     public nonisolated let configuration: VirtualNIAccessoryConfiguration
@@ -36,12 +43,17 @@ public actor VirtualNIAccessory {
     public private(set) var runningSessionID: UInt32?
     /// Every session ID it started, in order.
     public private(set) var startedSessionIDs: [UInt32] = []
+    /// configureAndStart messages answered 0x02 without starting a session, because no
+    /// initialize came after the last stop (Qorvo's missing `niq_reinit()`).
+    public private(set) var staleStarts = 0
     /// The FiRa parameters of the last session it configured.
     public private(set) var lastParameters: FiRaSessionParameters?
 
     private var session: UWBSession?
     private var dialect: NIDialect = .apple
-    private var lastSessionID: UInt32?
+    /// `false` once a session stopped, until the next initialize (Qorvo's `niq_reinit()`).
+    private var initialized = true
+    private var invalidAnswers = 0
     private var tasks: [Task<Void, Never>] = []
     private var started = false
 
@@ -96,7 +108,8 @@ public actor VirtualNIAccessory {
     public func setFault(_ fault: VirtualNIAccessoryFault, _ on: Bool = true) async {
         if on {
             faults.insert(fault)
-            if fault == .silent { await closeSession() }
+            if fault == .silent { await stopSession() }
+            if fault == .invalidConfigurationOnce { invalidAnswers = 0 }
         } else {
             faults.remove(fault)
         }
@@ -105,7 +118,7 @@ public actor VirtualNIAccessory {
     /// Stops ranging mid-session (as if the firmware ended it) and sends accessoryUwbDidStop
     /// (0x03).
     public func stopRanging() async {
-        await closeSession()
+        await stopSession()
         await send(.accessoryUWBDidStop)
     }
 
@@ -134,7 +147,8 @@ public actor VirtualNIAccessory {
         switch message {
         case .initialize, .androidInitialize:
             dialect = message == .initialize ? .apple : .android
-            await closeSession()
+            await stopSession()
+            initialized = true
             await answerInitialize()
         case .configureAndStart(let shareable):
             let parameters = NIFiRaDerivation.accessoryParameters(
@@ -143,11 +157,16 @@ public actor VirtualNIAccessory {
             await configure(sessionID: shareable.sessionID, parameters: parameters)
         case .androidConfigureAndStart(let phone):
             guard let device = try? configuration.androidConfigurationData() else { return }
+            guard let profile = AndroidConfigProfile.nxp(configID: phone.profileID, slotsPerRound: configuration.androidSlotsPerRound) else {
+                // NXP's UwbApi_ConfigureData_Android: "Profile ID not supported", and the demo sends nothing.
+                logger.warning("config ID \(phone.profileID) is not supported: no answer")
+                return
+            }
             let parameters = NIFiRaDerivation.accessoryParameters(
-                phone: phone, accessory: device, rangingIntervalMS: configuration.androidRangingIntervalMS)
+                phone: phone, accessory: device, profile: profile, rangingIntervalMS: configuration.androidRangingIntervalMS)
             await configure(sessionID: phone.sessionID, parameters: parameters)
         case .stop:
-            await closeSession()
+            await stopSession()
             await send(.accessoryUWBDidStop)
         default:
             break
@@ -158,12 +177,12 @@ public actor VirtualNIAccessory {
         for fault in faults {
             if case .slowConfiguration(let delay) = fault { try? await Task.sleep(for: delay) }
         }
-        if faults.contains(.invalidConfiguration) {
-            // uwbConfigDataLength 20: no layout has it.
-            var bytes = configuration.accessoryConfigurationData().encoded()
-            bytes[AccessoryConfigurationData.headerByteCount - 1] = 20
-            bytes = Array(bytes.prefix(AccessoryConfigurationData.headerByteCount)) + Array(repeating: 0, count: 20)
-            await send(raw: [NIMessageID.accessoryConfigurationData.rawValue] + bytes)
+        if faults.contains(.invalidConfiguration) || (faults.contains(.invalidConfigurationOnce) && invalidAnswers == 0) {
+            // uwbConfigDataLength 12: too short to hold the accessory's MAC address.
+            if !faults.contains(.invalidConfiguration) { invalidAnswers += 1 }
+            var bytes = Array(configuration.accessoryConfigurationData().encoded().prefix(AccessoryConfigurationData.headerByteCount))
+            bytes[AccessoryConfigurationData.headerByteCount - 1] = 12
+            await send(raw: [NIMessageID.accessoryConfigurationData.rawValue] + bytes + Array(repeating: 0, count: 12))
             return
         }
         switch dialect {
@@ -179,10 +198,12 @@ public actor VirtualNIAccessory {
     }
 
     private func configure(sessionID: UInt32, parameters: FiRaSessionParameters) async {
-        if faults.contains(.refuseRestart), sessionID == lastSessionID {
-            logger.info("refusing to restart session \(sessionID)")
+        if configuration.requiresInitializeAfterStop, !initialized {
+            // Qorvo: without niq_reinit() the next session does not start, yet 0x02 goes out.
+            logger.notice("configureAndStart without initialize after a stop: answered, not started")
+            staleStarts += 1
             await closeSession()
-            await send(.accessoryUWBDidStop)
+            await send(.accessoryUWBDidStart)
             return
         }
         await closeSession()
@@ -192,7 +213,6 @@ public actor VirtualNIAccessory {
             lastParameters = parameters
             try await session.start()
             runningSessionID = sessionID
-            lastSessionID = sessionID
             startedSessionIDs.append(sessionID)
             // Qorvo sends 0x02 as soon as its start call returns OK.
             await send(.accessoryUWBDidStart)
@@ -206,8 +226,14 @@ public actor VirtualNIAccessory {
     private func handle(_ event: DataChannelEvent) async {
         if case .disconnected = event {
             logger.info("link lost: stopping the session")
-            await closeSession()
+            await stopSession()
         }
+    }
+
+    /// Stops the session (if any): from now on a fresh initialize is needed.
+    private func stopSession() async {
+        if session != nil { initialized = false }
+        await closeSession()
     }
 
     private func closeSession() async {

@@ -22,8 +22,20 @@ public struct VirtualNIAccessoryConfiguration: Sendable, Hashable {
     public var androidProfileIDs: UInt32
     /// Android dialect: the roles it can take. Default both.
     public var androidRoles: AndroidRangingRoles
-    /// Android dialect: the ranging interval it uses, ms (must match the host's). Default 240.
-    public var androidRangingIntervalMS: UInt16
+    /// Android dialect: slots per round of its table (NXP: 10 for config IDs 1-3; 6 on the
+    /// older SDK). Default 10.
+    public var androidSlotsPerRound: UInt8
+    /// Android dialect: a fixed ranging interval, ms; `nil` (default) uses its table's (240 ms
+    /// for config IDs 1 and 3, 200 ms for ID 2).
+    public var androidRangingIntervalMS: UInt16?
+    /// Like Qorvo's firmware, after a session stopped (0x0C, 0x03, link loss) a configureAndStart
+    /// without a fresh initialize is answered 0x02 but starts nothing. Default `true`.
+    public var requiresInitializeAfterStop: Bool
+    /// Extra bytes after the UWB config data's layout, inside uwbConfigDataLength (a Qorvo-style
+    /// 64-byte buffer sends up to 64 - 21). Default 0.
+    public var extraConfigurationBytes: Int
+    /// Bytes after the UWB config data, beyond the announced length. Default 0.
+    public var trailingBytes: Int
 
     /// Creates a configuration; every parameter has the default documented on its property.
     public init(
@@ -37,7 +49,11 @@ public struct VirtualNIAccessoryConfiguration: Sendable, Hashable {
         keyByteOrder: UWBKeyByteOrder = .vendorFirst,
         androidProfileIDs: UInt32 = 0x0000_000E,
         androidRoles: AndroidRangingRoles = [.controller, .controlee],
-        androidRangingIntervalMS: UInt16 = 240
+        androidSlotsPerRound: UInt8 = 10,
+        androidRangingIntervalMS: UInt16? = nil,
+        requiresInitializeAfterStop: Bool = true,
+        extraConfigurationBytes: Int = 0,
+        trailingBytes: Int = 0
     ) {
         self.layout = layout
         self.role = role
@@ -48,7 +64,11 @@ public struct VirtualNIAccessoryConfiguration: Sendable, Hashable {
         self.keyByteOrder = keyByteOrder
         self.androidProfileIDs = androidProfileIDs
         self.androidRoles = androidRoles
+        self.androidSlotsPerRound = androidSlotsPerRound
         self.androidRangingIntervalMS = androidRangingIntervalMS
+        self.requiresInitializeAfterStop = requiresInitializeAfterStop
+        self.extraConfigurationBytes = extraConfigurationBytes
+        self.trailingBytes = trailingBytes
     }
 
     /// Qorvo's IDs (specs/reference/ni-accessory-protocol.md §3.2): manufacturer `3F F5 03 00`, model `B8 0B 00 00`, middleware
@@ -61,12 +81,16 @@ public struct VirtualNIAccessoryConfiguration: Sendable, Hashable {
     public func accessoryConfigurationData() -> AccessoryConfigurationData {
         let drift: UInt16? = layout >= .v1_1 ? clockDriftPPM : nil
         let requested: UWBConfigurationData.RequestedRangingParameters? = layout >= .v2_0 ? requestedParameters : nil
-        // Both builders only throw for a 2.0 layout without a drift or a reserved field of the
-        // wrong size, which this configuration cannot produce.
+        let room = UWBConfigurationData.maximumByteCount - UWBConfigurationData.byteCount(of: layout)
+        let extra = (0..<min(max(0, extraConfigurationBytes), room)).map { UInt8(truncatingIfNeeded: 0xE0 + $0) }
+        let trailing = (0..<max(0, trailingBytes)).map { UInt8(truncatingIfNeeded: 0xF0 + $0) }
+        // Both builders only throw for a 2.0 layout without a drift, more than 64 bytes or a
+        // reserved field of the wrong size, which this configuration cannot produce.
         let uwb = try! UWBConfigurationData(
             manufacturerID: Self.manufacturerID, modelID: Self.modelID, middlewareVersion: Self.middlewareVersion,
-            rangingRole: role, deviceAddress: address, maxClockDriftPPM: drift, requestedParameters: requested)
-        return try! AccessoryConfigurationData(preferredUpdateRate: updateRate, uwbConfiguration: uwb)
+            rangingRole: role, deviceAddress: address, maxClockDriftPPM: drift, requestedParameters: requested,
+            extraBytes: extra)
+        return try! AccessoryConfigurationData(preferredUpdateRate: updateRate, uwbConfiguration: uwb, trailingBytes: trailing)
     }
 
     /// The UwbDeviceConfigData it sends (Android dialect).
@@ -82,21 +106,21 @@ public struct VirtualNIAccessoryConfiguration: Sendable, Hashable {
 public enum VirtualNIAccessoryFault: Sendable, Hashable, CustomStringConvertible {
     /// Answers initialize only after `delay` (a slow accessory).
     case slowConfiguration(Duration)
-    /// Answers initialize with malformed ACD: uwbConfigDataLength 20 (with 20 bytes following).
+    /// Answers every initialize with unusable ACD: uwbConfigDataLength 12 (with 12 bytes
+    /// following), too short to hold its MAC address.
     case invalidConfiguration
+    /// Answers the first initialize with that unusable ACD, the next ones correctly.
+    case invalidConfigurationOnce
     /// Answers nothing at all (and stops ranging): a hung firmware.
     case silent
-    /// Answers a configureAndStart that repeats the session it already ran with
-    /// accessoryUwbDidStop (0x03): the session ended on its side, only a new one is accepted.
-    case refuseRestart
 
-    /// `slow configuration (0.5 s)`, `invalid configuration`, `silent`, `refuse restart`.
+    /// `slow configuration (0.5 s)`, `invalid configuration`, `invalid configuration once`, `silent`.
     public var description: String {
         switch self {
         case .slowConfiguration(let delay): "slow configuration (\(delay))"
         case .invalidConfiguration: "invalid configuration"
+        case .invalidConfigurationOnce: "invalid configuration once"
         case .silent: "silent"
-        case .refuseRestart: "refuse restart"
         }
     }
 }

@@ -21,7 +21,7 @@ extension VirtualUWBS {
         for (bit, channel) in channelNumbers.enumerated() where configuration.supportedChannels.contains(channel) {
             channelMask |= 1 << UInt8(bit)
         }
-        let aoa: UCIAoACapability = [.azimuth90, .elevation, .figureOfMerit]
+        let aoa: UCIAoACapability = configuration.measuresAngles ? [.azimuth90, .elevation, .figureOfMerit] : []
         let entries: [(UCICapabilityKind, [UInt8])] = [
             (.maxMessageSize, [0x00, 0x04]),  // 1024 bytes
             (.maxDataPacketPayloadSize, [0xFF, 0x00]),  // 255 bytes

@@ -33,8 +33,13 @@ public struct VirtualUWBS: Sendable {
     private var lowPowerMode = true
     /// The country code the host set (Android SET_COUNTRY_CODE), if any.
     public private(set) var countryCode: String?
+    /// An NXP SR1xx waiting for its board configuration (``VirtualUWBSConfiguration/needsBoardConfiguration``).
+    private var awaitingBoardConfiguration = false
     private var pendingRetries = 0
     private var retriesViaGenericError = false
+
+    /// NXP's board configuration command (GID 0xE, OID 0x00).
+    static let nxpBoardConfiguration = UCIOpcode(gid: UCIGroupID(rawValue: 0xE), oid: 0x00)
 
     /// A powered-off device; call ``powerOn()`` to get its first notification.
     public init(configuration: VirtualUWBSConfiguration = .default) {
@@ -57,9 +62,17 @@ public struct VirtualUWBS: Sendable {
     /// `true` if a session is ACTIVE.
     public var hasActiveSession: Bool { sessions.values.contains { $0.state == .active } }
 
-    /// Power-up: the device announces READY.
+    /// Power-up: the device announces READY (an NXP SR1xx that needs its board configuration:
+    /// NXP's state 0x00).
     public mutating func powerOn() -> VirtualUWBSReaction {
         var reaction = VirtualUWBSReaction()
+        if configuration.needsBoardConfiguration {
+            awaitingBoardConfiguration = true
+            deviceState = .nxpHardwareInit
+            reaction.deviceStates.append(.nxpHardwareInit)
+            emit(.deviceStatus(.nxpHardwareInit), into: &reaction)
+            return reaction
+        }
         deviceState = .ready
         reaction.deviceStates.append(.ready)
         emit(.deviceStatus(.ready), into: &reaction)
@@ -108,6 +121,17 @@ public struct VirtualUWBS: Sendable {
     }
 
     private mutating func handleCommand(_ raw: UCIRawMessage, at time: Double, into reaction: inout VirtualUWBSReaction) {
+        if awaitingBoardConfiguration {
+            guard raw.opcode == Self.nxpBoardConfiguration, raw.payload.count == 2 else {
+                reaction.problems.append("\(raw.name) before NXP's board configuration: answered REJECTED")
+                emitStatus(.rejected, for: raw.opcode, into: &reaction)
+                return
+            }
+            awaitingBoardConfiguration = false
+            emitStatus(.ok, for: raw.opcode, into: &reaction)
+            setDeviceState(.ready, into: &reaction)
+            return
+        }
         if awaitingReset || deviceState == .error, raw.opcode != .coreDeviceReset {
             reaction.problems.append("\(raw.name) before CORE_DEVICE_RESET: answered CORE_DEVICE_STATUS_NTF(ERROR)")
             setDeviceState(.error, into: &reaction, force: true)

@@ -30,13 +30,21 @@ public struct VirtualUWBSConfiguration: Sendable, Hashable {
     /// A delay before every command is processed (its response and the notifications it causes
     /// come that much later), to exercise a host's response timeouts. Zero by default.
     public var responseDelay: Duration
+    /// `false`: a one-antenna kit (a DWM3001CDK without the PDoA antenna pair): CORE_GET_CAPS_INFO
+    /// reports SUPPORTED_AOA without azimuth or elevation. Default `true`.
+    public var measuresAngles: Bool
+    /// `true`: an NXP SR1xx after power-up (NXP's UWB HAL, `phNxpUciHal_init_hw`): it reports
+    /// DEVICE_STATUS_NTF with NXP's state 0x00 and answers every command with REJECTED until it
+    /// gets its board configuration (GID 0xE, OID 0x00, `<variant> <version>`), which it answers
+    /// OK and with READY. Default `false`.
+    public var needsBoardConfiguration: Bool
 
     /// Creates a configuration; every parameter has the default described on the type.
     public init(
         uciVersion: UCIVersion = .v2_0, maximumSessions: Int = 5, requiresReset: Bool = true,
         supportedChannels: [UInt8] = [5, 9], maximumPacketPayload: Int = 255,
         firstSessionHandle: UInt32 = 0x0001_0001, vendorInfo: [UInt8] = Array("nearby virtual UWBS".utf8),
-        responseDelay: Duration = .zero
+        responseDelay: Duration = .zero, measuresAngles: Bool = true, needsBoardConfiguration: Bool = false
     ) {
         self.uciVersion = uciVersion
         self.maximumSessions = maximumSessions
@@ -46,6 +54,8 @@ public struct VirtualUWBSConfiguration: Sendable, Hashable {
         self.firstSessionHandle = firstSessionHandle
         self.vendorInfo = vendorInfo
         self.responseDelay = responseDelay
+        self.measuresAngles = measuresAngles
+        self.needsBoardConfiguration = needsBoardConfiguration
     }
 
     /// The defaults: UCI 2.0, 5 sessions, reset required, channels 5 and 9, 255-byte packets.

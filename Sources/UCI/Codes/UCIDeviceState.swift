@@ -15,10 +15,14 @@ public struct UCIDeviceState: RawRepresentable, Sendable, Hashable, CustomString
     public static let active = UCIDeviceState(rawValue: 0x02)
     /// DEVICE_STATE_ERROR (0xFF): the UWBS failed; reset it with CORE_DEVICE_RESET.
     public static let error = UCIDeviceState(rawValue: 0xFF)
+    /// 0x00, NXP's `UWB_DEVICE_INIT` (not a FiRa state): an NXP SR1xx after power-up, waiting
+    /// for its board configuration before it is READY (NXP's UWB HAL, `phNxpUciHal_init_hw`).
+    public static let nxpHardwareInit = UCIDeviceState(rawValue: 0x00)
 
     /// The specification's name (`"DEVICE_STATE_ACTIVE"`), or `nil` for a value without one.
     public var name: String? {
         switch rawValue {
+        case 0x00: "NXP_DEVICE_INIT"
         case 0x01: "DEVICE_STATE_READY"
         case 0x02: "DEVICE_STATE_ACTIVE"
         case 0xFF: "DEVICE_STATE_ERROR"
@@ -29,6 +33,7 @@ public struct UCIDeviceState: RawRepresentable, Sendable, Hashable, CustomString
     /// What the value means, in words.
     public var explanation: String {
         switch rawValue {
+        case 0x00: "NXP: waiting for the board configuration"
         case 0x01: "ready for commands, no session active"
         case 0x02: "at least one session is active"
         case 0xFF: "the UWBS failed; reset it with CORE_DEVICE_RESET"

@@ -131,6 +131,57 @@ extension UCITwoWayMeasurement {
     }
 }
 
+extension UCIOWRAoAMeasurement {
+    var fields: [UCIField] {
+        var fields = [UCIField("mac_address", .address(macAddress)), UCIField("status", .code(status))]
+        guard isValid else { return fields }
+        fields += [
+            UCIField("line_of_sight", .text(nlos == 0 ? "LoS" : nlos == 0xFF ? "unknown" : "NLoS (\(nlos))")),
+            UCIField("frame_sequence_number", .int(frameSequenceNumber)),
+            UCIField("block_index", .int(blockIndex)),
+            UCIField("azimuth", .angle(azimuth)),
+            UCIField("azimuth_fom", .int(azimuthFigureOfMerit)),
+            UCIField("elevation", .angle(elevation)),
+            UCIField("elevation_fom", .int(elevationFigureOfMerit)),
+        ]
+        return fields
+    }
+}
+
+extension UCIDLTDoAMeasurement {
+    var fields: [UCIField] {
+        var fields = [
+            UCIField("mac_address", .address(macAddress)), UCIField("status", .code(status)),
+            UCIField("message_type", .int(messageType)),
+        ]
+        guard isValid else { return fields }
+        fields += [
+            UCIField("block_index", .int(blockIndex)),
+            UCIField("round_index", .int(roundIndex)),
+            UCIField("line_of_sight", .text(nlos == 0 ? "LoS" : nlos == 0xFF ? "unknown" : "NLoS (\(nlos))")),
+            UCIField("azimuth", .angle(azimuth)),
+            UCIField("azimuth_fom", .int(azimuthFigureOfMerit)),
+            UCIField("elevation", .angle(elevation)),
+            UCIField("elevation_fom", .int(elevationFigureOfMerit)),
+            rssiInDBm.map { UCIField("rssi", .quantity($0, .dBm, decimals: 1)) } ?? UCIField("rssi", .text("not reported")),
+            UCIField("tx_timestamp", .hex(txTimestamp, digits: txTimestampIs64Bit ? 16 : 10)),
+            UCIField("tx_timestamp_type", .int(txTimestampType)),
+            UCIField("rx_timestamp", .hex(rxTimestamp, digits: rxTimestampIs64Bit ? 16 : 10)),
+            UCIField("anchor_cfo", .int(anchorCFO)),
+            UCIField("cfo", .int(cfo)),
+            UCIField("initiator_reply_time", .int(initiatorReplyTime)),
+            UCIField("responder_reply_time", .int(responderReplyTime)),
+            UCIField("initiator_responder_tof", .int(initiatorResponderTimeOfFlight)),
+        ]
+        if let wgs84Location { fields.append(UCIField("wgs84_location", .bytes(wgs84Location))) }
+        if let location = relativeLocation {
+            fields.append(UCIField("relative_location", .text("x \(location.x), y \(location.y), z \(location.z)")))
+        }
+        if !activeRangingRounds.isEmpty { fields.append(UCIField("active_ranging_rounds", .bytes(activeRangingRounds))) }
+        return fields
+    }
+}
+
 extension UCISessionInfo {
     var fields: [UCIField] {
         var fields = [
@@ -146,6 +197,11 @@ extension UCISessionInfo {
         case .twoWay(let list):
             fields.append(UCIField("measurements", .list(list.map { .group($0.fields) })))
             if !vendorData.isEmpty { fields.append(UCIField("vendor_data", .bytes(vendorData))) }
+        case .owrAoA(let list):
+            fields.append(UCIField("measurements", .list(list.map { .group($0.fields) })))
+            if !vendorData.isEmpty { fields.append(UCIField("vendor_data", .bytes(vendorData))) }
+        case .dlTDoA(let list):
+            fields.append(UCIField("measurements", .list(list.map { .group($0.fields) })))
         case .raw(let count, let bytes):
             fields.append(UCIField("measurement_count", .int(count)))
             fields.append(UCIField("measurement_data", .bytes(bytes)))

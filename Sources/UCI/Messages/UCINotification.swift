@@ -111,11 +111,25 @@ public enum UCINotification: Sendable, Hashable {
         segmenter.packets(for: try rawMessage())
     }
 
+    /// The payload length of the fixed-length notifications: CORE_DEVICE_STATUS_NTF 1,
+    /// CORE_GENERIC_ERROR_NTF 1, SESSION_STATUS_NTF 6, DATA_CREDIT_NTF 5; `nil` for the others.
+    /// Bytes beyond it are ignored when decoding (a firmware that appends vendor bytes still
+    /// reports its state), so a reader can log them.
+    public static func fixedPayloadLength(of opcode: UCIOpcode) -> Int? {
+        switch opcode {
+        case .coreDeviceStatus, .coreGenericError: 1
+        case .sessionStatus: 6
+        case .sessionDataCredit: 5
+        default: nil
+        }
+    }
+
     /// Decodes a notification from its GID/OID and payload.
     /// - Parameter version: the UWBS's UCI version; used only for the multicast-list
     ///   notification when its bytes fit both the 1.1 and the 2.0 layout.
     /// - Throws: ``UCIError`` naming the notification and field if the payload is truncated, too
-    ///   long, or holds an invalid value.
+    ///   long (except the fixed-length ones of ``fixedPayloadLength(of:)``, whose extra bytes are
+    ///   ignored), or holds an invalid value.
     public init(opcode: UCIOpcode, payload: ArraySlice<UInt8>, version: UCIVersion = .v2_0) throws(UCIError) {
         var r = UCIFieldReader(payload, context: opcode.messageName(for: .notification))
         switch opcode {
@@ -144,6 +158,7 @@ public enum UCINotification: Sendable, Hashable {
         default:
             self = opcode.gid.isVendorSpecific ? .vendor(opcode, payload: r.rest()) : .unknown(opcode, payload: r.rest())
         }
+        if Self.fixedPayloadLength(of: opcode) != nil { return }
         try r.expectEnd()
     }
 

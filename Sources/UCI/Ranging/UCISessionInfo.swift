@@ -5,14 +5,19 @@ import NearbyBase
 /// (which encodes it) and debugging. The hot path reads notifications with
 /// ``UCISessionInfoView`` instead, which allocates nothing.
 ///
-/// Two-way-ranging measurements are typed; other measurement types (DL-TDoA, OWR-AoA,
-/// UL-TDoA) keep their count and raw bytes. Reserved bytes are written as zero and ignored when
-/// decoding, as in AOSP and pica.
+/// Two-way-ranging, OWR-AoA and DL-TDoA measurements are typed (layouts of AOSP's and
+/// google/pica's UCI packet definitions); other measurement types (UL-TDoA) keep their count
+/// and raw bytes. Reserved bytes are written as zero and ignored when decoding, as in AOSP and
+/// pica.
 public struct UCISessionInfo: Sendable, Hashable {
     /// The measurements of a notification.
     public enum Measurements: Sendable, Hashable {
         /// Two-way-ranging measurements (measurement type 1).
         case twoWay([UCITwoWayMeasurement])
+        /// DL-TDoA measurements (measurement type 2).
+        case dlTDoA([UCIDLTDoAMeasurement])
+        /// OWR-AoA measurements (measurement type 3).
+        case owrAoA([UCIOWRAoAMeasurement])
         /// Measurements of another type: N and every byte after it (measurements and vendor data).
         case raw(count: UInt8, bytes: [UInt8])
     }
@@ -33,11 +38,13 @@ public struct UCISessionInfo: Sendable, Hashable {
     public var hybridPrimarySession: UInt32
     /// The measurements.
     public var measurements: Measurements
-    /// Vendor-specific bytes after the two-way measurements (always empty for ``Measurements/raw(count:bytes:)``).
+    /// Vendor-specific bytes after the two-way or OWR-AoA measurements (always empty for
+    /// DL-TDoA and ``Measurements/raw(count:bytes:)``).
     public var vendorData: [UInt8]
 
-    /// Creates a notification; the measurement type follows `measurements` (two-way or the given
-    /// raw type), the address size follows the measurements' addresses (short if there are none).
+    /// Creates a notification; the measurement type follows `measurements` (a typed list, or the
+    /// given raw type), the address size follows the measurements' addresses (short if there are
+    /// none).
     public init(
         sequenceNumber: UInt32, session: UInt32, rcrIndicator: UInt8 = 0, currentRangingInterval: UInt32,
         measurementType: UCIRangingMeasurementType = .twoWay, usesExtendedAddresses: Bool? = nil,
@@ -48,10 +55,17 @@ public struct UCISessionInfo: Sendable, Hashable {
         self.rcrIndicator = rcrIndicator
         self.currentRangingInterval = currentRangingInterval
         self.measurementType = measurementType
-        if case .twoWay(let list) = measurements {
+        switch measurements {
+        case .twoWay(let list):
             self.measurementType = .twoWay
             self.usesExtendedAddresses = usesExtendedAddresses ?? (list.first?.macAddress.isExtended ?? false)
-        } else {
+        case .dlTDoA(let list):
+            self.measurementType = .dlTDoA
+            self.usesExtendedAddresses = usesExtendedAddresses ?? (list.first?.macAddress.isExtended ?? false)
+        case .owrAoA(let list):
+            self.measurementType = .owrAoA
+            self.usesExtendedAddresses = usesExtendedAddresses ?? (list.first?.macAddress.isExtended ?? false)
+        case .raw:
             self.usesExtendedAddresses = usesExtendedAddresses ?? false
         }
         self.hybridPrimarySession = hybridPrimarySession
@@ -72,7 +86,8 @@ public struct UCISessionInfo: Sendable, Hashable {
 
     /// Decodes a SESSION_INFO_NTF payload.
     /// - Throws: ``UCIError`` (context `SESSION_INFO_NTF`) if the payload is truncated, N does not
-    ///   fit, or the address indicator is neither 0 nor 1.
+    ///   fit, or the address indicator is neither 0 nor 1; for DL-TDoA, bytes after the last
+    ///   measurement are `trailingBytes`.
     public init(payload: ArraySlice<UInt8>) throws(UCIError) {
         guard payload.count > 13, UCIRangingMeasurementType(rawValue: payload[payload.startIndex + 13]) != .twoWay else {
             self.init(try UCISessionInfoView(payload: payload))
@@ -94,10 +109,37 @@ public struct UCISessionInfo: Sendable, Hashable {
                 .invalidValue, context: "SESSION_INFO_NTF", field: "MAC address indicator",
                 detail: "value \(Hex.prefixed(indicator)), expected 0 (short addresses) or 1 (extended addresses)")
         }
+        let extended = indicator == 1
+        let measurements: Measurements
+        var vendorData: [UInt8] = []
+        switch type {
+        case .owrAoA:
+            var list: [UCIOWRAoAMeasurement] = []
+            for index in 0..<Int(count) { list.append(try UCIOWRAoAMeasurement.decode(&r, extended: extended, index: index)) }
+            measurements = .owrAoA(list)
+            vendorData = r.rest()
+        case .dlTDoA:
+            var list: [UCIDLTDoAMeasurement] = []
+            for index in 0..<Int(count) { list.append(try UCIDLTDoAMeasurement.decode(&r, extended: extended, index: index)) }
+            try r.expectEnd()
+            measurements = .dlTDoA(list)
+        default:
+            measurements = .raw(count: count, bytes: r.rest())
+        }
         self.init(
             sequenceNumber: sequence, session: session, rcrIndicator: rcr, currentRangingInterval: interval,
-            measurementType: type, usesExtendedAddresses: indicator == 1, hybridPrimarySession: hus,
-            measurements: .raw(count: count, bytes: r.rest()))
+            measurementType: type, usesExtendedAddresses: extended, hybridPrimarySession: hus,
+            measurements: measurements, vendorData: vendorData)
+    }
+
+    /// How many measurements the notification carries.
+    public var measurementCount: Int {
+        switch measurements {
+        case .twoWay(let list): list.count
+        case .dlTDoA(let list): list.count
+        case .owrAoA(let list): list.count
+        case .raw(let count, _): Int(count)
+        }
     }
 
     /// The payload bytes.
@@ -127,11 +169,32 @@ public struct UCISessionInfo: Sendable, Hashable {
                 measurement.encode(into: &w)
             }
             w.append(vendorData)
+        case .owrAoA(let list):
+            try w.count(list.count, "number of measurements")
+            for (index, measurement) in list.enumerated() {
+                try Self.checkAddress(measurement.macAddress, index: index, extended: usesExtendedAddresses)
+                measurement.encode(into: &w)
+            }
+            w.append(vendorData)
+        case .dlTDoA(let list):
+            try w.count(list.count, "number of measurements")
+            for (index, measurement) in list.enumerated() {
+                try Self.checkAddress(measurement.macAddress, index: index, extended: usesExtendedAddresses)
+                measurement.encode(into: &w)
+            }
         case .raw(let count, let bytes):
             w.u8(count)
             w.append(bytes)
         }
         return w.bytes
+    }
+
+    private static func checkAddress(_ address: UCIMACAddress, index: Int, extended: Bool) throws(UCIError) {
+        guard address.isExtended != extended else { return }
+        throw UCIError(
+            .invalidLength, context: "SESSION_INFO_NTF", field: "measurement \(index + 1): MAC address",
+            detail: "\(address) is \(address.isExtended ? "extended" : "short"), "
+                + "but the notification announces \(extended ? "extended" : "short") addresses")
     }
 
     /// The valid two-way measurements as range samples with their peer, all stamped `timestamp`;
@@ -171,9 +234,10 @@ extension UCISessionInfoView {
     ///   - timestamp: when the notification arrived, in seconds on a monotonic clock.
     ///   - includeAzimuth: report the azimuth (default `true`).
     ///   - includeElevation: report the elevation (default `true`).
+    ///   - dialect: how the UWBS encodes angles and RSSI (default FiRa's).
     @inlinable
     public func forEachSample(
-        timestamp: Double, includeAzimuth: Bool = true, includeElevation: Bool = true,
+        timestamp: Double, includeAzimuth: Bool = true, includeElevation: Bool = true, dialect: UCIMeasurementDialect = .fira,
         _ body: (UCIPeerRangeSample) throws -> Void
     ) rethrows {
         let session = self.session
@@ -195,7 +259,7 @@ extension UCISessionInfoView {
                 let sample = UCITwoWayMeasurement.rangeSample(
                     timestamp: timestamp, status: raw[offset], nlos: raw[offset + 1], distance: UInt16(bitPattern: i16(2)),
                     azimuth: i16(4), azimuthFigureOfMerit: raw[offset + 6], elevation: i16(7), elevationFigureOfMerit: raw[offset + 9],
-                    rssi: raw[offset + 17], includeAzimuth: includeAzimuth, includeElevation: includeElevation)
+                    rssi: raw[offset + 17], includeAzimuth: includeAzimuth, includeElevation: includeElevation, dialect: dialect)
                 try body(UCIPeerRangeSample(session: session, peer: peer, sample: sample))
             }
         }

@@ -110,12 +110,15 @@ public struct UCITwoWayMeasurement: Sendable, Hashable {
     ///   - timestamp: when the notification arrived, in seconds on a monotonic clock.
     ///   - includeAzimuth: report the azimuth (default `true`).
     ///   - includeElevation: report the elevation (default `true`).
+    ///   - dialect: how the UWBS encodes angles and RSSI (default FiRa's; ``UCIMeasurementDialect``).
     @inlinable
-    public func rangeSample(timestamp: Double, includeAzimuth: Bool = true, includeElevation: Bool = true) -> RangeSample {
+    public func rangeSample(
+        timestamp: Double, includeAzimuth: Bool = true, includeElevation: Bool = true, dialect: UCIMeasurementDialect = .fira
+    ) -> RangeSample {
         Self.rangeSample(
             timestamp: timestamp, status: status.rawValue, nlos: nlos, distance: distance, azimuth: azimuth.rawValue,
             azimuthFigureOfMerit: azimuthFigureOfMerit, elevation: elevation.rawValue, elevationFigureOfMerit: elevationFigureOfMerit,
-            rssi: rssi, includeAzimuth: includeAzimuth, includeElevation: includeElevation)
+            rssi: rssi, includeAzimuth: includeAzimuth, includeElevation: includeElevation, dialect: dialect)
     }
 
     /// The conversion rules of ``rangeSample(timestamp:includeAzimuth:includeElevation:)`` on raw
@@ -124,18 +127,19 @@ public struct UCITwoWayMeasurement: Sendable, Hashable {
     @inlinable
     static func rangeSample(
         timestamp: Double, status: UInt8, nlos: UInt8, distance: UInt16, azimuth: Int16, azimuthFigureOfMerit: UInt8,
-        elevation: Int16, elevationFigureOfMerit: UInt8, rssi: UInt8, includeAzimuth: Bool, includeElevation: Bool
+        elevation: Int16, elevationFigureOfMerit: UInt8, rssi: UInt8, includeAzimuth: Bool, includeElevation: Bool,
+        dialect: UCIMeasurementDialect = .fira
     ) -> RangeSample {
         guard status == 0x00 || status == 0x1B else { return RangeSample(timestamp: timestamp, status: status) }
         let meters = Double(distance) / 100
         return RangeSample(
             timestamp: timestamp,
             distance: status == 0x1B ? -meters : meters,
-            azimuth: includeAzimuth ? Double(azimuth) / 128 : nil,
-            elevation: includeElevation ? Double(elevation) / 128 : nil,
+            azimuth: includeAzimuth ? dialect.degrees(azimuth) : nil,
+            elevation: includeElevation ? dialect.degrees(elevation) : nil,
             figureOfMerit: includeAzimuth ? azimuthFigureOfMerit : (includeElevation ? elevationFigureOfMerit : nil),
             isNonLineOfSight: nlos == 0 ? false : (nlos == 0xFF ? nil : true),
-            rssi: rssi == 0 ? nil : -Double(rssi) / 2,
+            rssi: dialect.rssi(rssi),
             status: status)
     }
 }

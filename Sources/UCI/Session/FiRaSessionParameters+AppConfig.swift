@@ -7,10 +7,14 @@ extension FiRaSessionParameters {
     /// SFD_ID, RFRAME_CONFIG, PREAMBLE_DURATION, STS_CONFIG, [VENDOR_ID, STATIC_STS_IV],
     /// [STS_LENGTH], [NUMBER_OF_STS_SEGMENTS], MAC_ADDRESS_MODE, DEVICE_MAC_ADDRESS,
     /// NUMBER_OF_CONTROLEES, DST_MAC_ADDRESS, SLOT_DURATION, RANGING_DURATION, SLOTS_PER_RR,
-    /// [RANGING_ROUND_CONTROL], HOPPING_MODE, MAX_RR_RETRY, [UWB_INITIATION_TIME],
-    /// [MAX_NUMBER_OF_MEASUREMENTS], AOA_RESULT_REQ, SESSION_INFO_NTF_CONFIG,
+    /// [RANGING_ROUND_CONTROL], [HOPPING_MODE], [MAX_RR_RETRY], [UWB_INITIATION_TIME],
+    /// [MAX_NUMBER_OF_MEASUREMENTS], [AOA_RESULT_REQ], [SESSION_INFO_NTF_CONFIG],
     /// [RESULT_REPORT_CONFIG], [SESSION_PRIORITY], then ``additionalConfigs``. Bracketed ones
-    /// only when set (VENDOR_ID and STATIC_STS_IV only with static STS).
+    /// only when set (VENDOR_ID and STATIC_STS_IV only with static STS). HOPPING_MODE,
+    /// MAX_RR_RETRY, AOA_RESULT_REQ and SESSION_INFO_NTF_CONFIG are sent only when they differ
+    /// from FiRa's default (0, 0, 1, 1): a firmware that does not implement one of them may
+    /// refuse it even with the value we want, and leaving it out gives the same session. Any
+    /// identifier in ``omittedConfigs`` is left out as well.
     ///
     /// UCI 1.1 vs 2.0: UWB_INITIATION_TIME is 4 bytes (milliseconds after start) in 1.1 and
     /// 8 bytes in 2.0 (a relative time in milliseconds, as AOSP sends it, or an absolute
@@ -18,7 +22,8 @@ extension FiRaSessionParameters {
     /// - Throws: ``FiRaParameterError`` from ``validate(for:)``.
     public func appConfigs(for version: UCIVersion) throws(FiRaParameterError) -> [UCIAppConfig] {
         try validate(for: version)
-        return fieldConfigs(for: version) + additionalConfigs
+        let configs = fieldConfigs(for: version) + additionalConfigs
+        return omittedConfigs.isEmpty ? configs : configs.filter { !omittedConfigs.contains($0.id) }
     }
 
     /// The parameters the fields set, in pica's order, without validation.
@@ -52,12 +57,12 @@ extension FiRaSessionParameters {
             .slotsPerRangingRound(slotsPerRangingRound),
         ]
         if let rangingRoundControl { configs.append(.rangingRoundControl(rangingRoundControl)) }
-        configs.append(.hoppingMode(hoppingMode))
-        configs.append(.maxRangingRoundRetries(maxRangingRoundRetries))
+        if hoppingMode != 0 { configs.append(.hoppingMode(hoppingMode)) }
+        if maxRangingRoundRetries != 0 { configs.append(.maxRangingRoundRetries(maxRangingRoundRetries)) }
         if let initiationTime { configs.append(Self.initiationTimeConfig(initiationTime, version: version)) }
         if let maxNumberOfMeasurements { configs.append(.maxNumberOfMeasurements(maxNumberOfMeasurements)) }
-        configs.append(.aoaResultRequest(aoaResultRequest))
-        configs.append(.sessionInfoNotificationConfig(sessionInfoNotification))
+        if aoaResultRequest != .enabled { configs.append(.aoaResultRequest(aoaResultRequest)) }
+        if sessionInfoNotification != .enabled { configs.append(.sessionInfoNotificationConfig(sessionInfoNotification)) }
         if let resultReportConfig { configs.append(.resultReportConfig(resultReportConfig)) }
         if let sessionPriority { configs.append(.sessionPriority(sessionPriority)) }
         return configs

@@ -107,6 +107,10 @@ public struct FiRaSessionParameters: Sendable, Hashable {
     /// Any other parameters (vendor-specific ones, session keys, ...), sent after the fields
     /// above. An identifier that a field above already sends is rejected by ``validate(for:)``.
     public var additionalConfigs: [UCIAppConfig]
+    /// Parameters never sent, whatever their field holds: the UWBS keeps its own value. For
+    /// example AOA_RESULT_REQ for a kit whose CORE_GET_CAPS_INFO says it measures no angles
+    /// (a one-antenna DWM3001CDK), which a firmware may refuse. Default none.
+    public var omittedConfigs: Set<UCIAppConfigID>
 
     /// Creates parameters with the FiRa / pica defaults for everything not given.
     /// - Parameters:
@@ -154,6 +158,7 @@ public struct FiRaSessionParameters: Sendable, Hashable {
         self.resultReportConfig = nil
         self.sessionPriority = nil
         self.additionalConfigs = []
+        self.omittedConfigs = []
     }
 
     /// Default CHANNEL_NUMBER: 9.

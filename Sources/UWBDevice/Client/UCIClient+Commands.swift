@@ -187,10 +187,19 @@ extension UCIClient {
 
     // MARK: Bring-up
 
-    /// CORE_DEVICE_RESET (and READY), CORE_GET_DEVICE_INFO, CORE_GET_CAPS_INFO. The caller holds
+    /// [NXP's board configuration when the UWBS is in state 0x00], CORE_DEVICE_RESET (and
+    /// READY), CORE_GET_DEVICE_INFO, CORE_GET_CAPS_INFO. The caller holds
     /// the gate.
     func bringUp() async throws(UCIClientError) {
-        try await resetDevice()
+        if deviceState == .nxpHardwareInit { try await configureBoard() }
+        do {
+            try await resetDevice()
+        } catch where error.code == .commandFailed && deviceState == .nxpHardwareInit {
+            // An NXP SR1xx whose first DEVICE_STATUS_NTF (0x00) came after our reset: it refuses
+            // everything until it has its board configuration.
+            try await configureBoard()
+            try await resetDevice()
+        }
         let response = try await executeExpectingOK(.getDeviceInfo)
         guard case .getDeviceInfo(_, let info) = response else {
             throw protocolError("CORE_GET_DEVICE_INFO_CMD", "the response is \(response.name), not the device information")
@@ -208,6 +217,22 @@ extension UCIClient {
             capabilities = nil
             capabilitiesError = error
             logger.notice("the UWBS does not report its capabilities: \(error.reason)")
+        }
+    }
+
+    /// NXP's board configuration (``NXPBoardConfiguration``): `2E 00 00 02 <variant> <version>`,
+    /// then up to ``UCIClientConfiguration/readyTimeout`` for DEVICE_STATUS_NTF(READY).
+    func configureBoard() async throws(UCIClientError) {
+        let board = configuration.boardConfiguration
+        logger.notice("the UWBS is in NXP's hardware-init state: sending its board configuration (\(board))")
+        let ready = Promise<Void>()
+        readyWaiter = ready
+        defer { readyWaiter = nil }
+        try await executeExpectingOK(.vendor(UCIOpcode(gid: UCIGroupID(rawValue: 0xE), oid: 0x00), payload: [board.variant, board.version]))
+        do {
+            try await ready.value(timeout: configuration.readyTimeout, operation: "DEVICE_STATUS_NTF(READY)")
+        } catch {
+            logger.notice("no DEVICE_STATUS_NTF(READY) within \(ClientText.duration(configuration.readyTimeout)) after the board configuration; going on")
         }
     }
 

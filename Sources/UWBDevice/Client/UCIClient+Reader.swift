@@ -121,6 +121,12 @@ extension UCIClient {
             reportUnhandled(.undecodable(error), message: raw)
             return
         }
+        if let fixed = UCINotification.fixedPayloadLength(of: raw.opcode), raw.payload.count > fixed,
+            trailingBytesLogged.insert(raw.opcode).inserted
+        {
+            logger.notice(
+                "\(raw.opcode.messageName(for: .notification)) carries \(raw.payload.count - fixed) byte(s) beyond its \(fixed); ignored (logged once)")
+        }
         switch notification {
         case .deviceStatus(let state): handleDeviceStatus(state)
         case .genericError(let status): handleGenericError(status)
@@ -131,10 +137,34 @@ extension UCIClient {
         case .unknown:
             logger.notice("unknown notification: \(notification)")
             reportUnhandled(.unknown, message: raw, decoded: .notification(notification))
+        case .sessionInfo(let info) where info.measurementType == .owrAoA || info.measurementType == .dlTDoA:
+            deliver(info, raw: raw)
         case .sessionInfo, .multicastListUpdate, .dataCredit, .dataTransferStatus:
             logger.info("not used by this client: \(notification)")
             reportUnhandled(.notUsed, message: raw, decoded: .notification(notification))
         }
+    }
+
+    /// Delivers an OWR-AoA or DL-TDoA SESSION_INFO_NTF, typed, on its session's events, and the
+    /// valid OWR-AoA measurements as angle-only samples.
+    private func deliver(_ info: UCISessionInfo, raw: UCIRawMessage) {
+        guard let route = routes[info.session], let record = sessions[route.id] else {
+            if !closedTokens.contains(info.session) {
+                logger.notice("range data for unknown session \(ClientText.hex32(info.session))")
+                reportUnhandled(.unknownSession(info.session), message: raw, decoded: .notification(.sessionInfo(info)))
+            }
+            return
+        }
+        record.events.yield(.measurements(info))
+        guard case .owrAoA(let list) = info.measurements else { return }
+        let timestamp = MonotonicTime.seconds()
+        var dropped = 0
+        for measurement in list {
+            if !route.samples.deliver(UCIPeerRangeSample(session: route.id, peer: measurement.macAddress, sample: measurement.rangeSample(timestamp: timestamp))) {
+                dropped += 1
+            }
+        }
+        if dropped > 0 { noteDropped(token: info.session, count: dropped) }
     }
 
     private func handleDeviceStatus(_ state: UCIDeviceState) {
@@ -224,7 +254,10 @@ extension UCIClient {
         }
         let timestamp = MonotonicTime.seconds()
         var dropped = 0
-        view.forEachSample(timestamp: timestamp, includeAzimuth: route.includeAzimuth, includeElevation: route.includeElevation) { sample in
+        view.forEachSample(
+            timestamp: timestamp, includeAzimuth: route.includeAzimuth, includeElevation: route.includeElevation,
+            dialect: configuration.measurementDialect
+        ) { sample in
             if !route.samples.deliver(UCIPeerRangeSample(session: route.id, peer: sample.peer, sample: sample.sample)) {
                 dropped += 1
             }

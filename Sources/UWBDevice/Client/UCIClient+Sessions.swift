@@ -31,10 +31,18 @@ extension UCIClient {
         try await waitForState(id, .idle, after: command.name)
     }
 
-    /// SESSION_START, then waits for SESSION_STATE_ACTIVE.
+    /// SESSION_START, then waits for SESSION_STATE_ACTIVE. A SESSION_ACTIVE (0x13) answer means
+    /// the UWBS already ranges: success (uwb_core does the same), the state is confirmed the
+    /// usual way.
     func startRanging(_ id: UInt32) async throws(UCIClientError) {
         let command = UCICommand.sessionStart(session: try token(of: id))
-        try await executeExpectingOK(command, session: id)
+        let response = try await execute(command)
+        if response.status == .sessionActive {
+            logger.notice("\(command.name): the UWBS says \(UCIClientError.sessionName(id)) is already active; taken as started")
+        } else if !(response.status?.isOK ?? false) {
+            let state = sessions[id]?.state
+            throw UCIClientError.failed(command.name, status: response.status ?? .unknown, device: device, session: id, state: state)
+        }
         sessions[id]?.wantsActive = true
         try await waitForState(id, .active, after: command.name)
     }

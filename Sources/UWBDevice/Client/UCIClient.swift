@@ -55,6 +55,8 @@ public actor UCIClient {
     var readerTask: Task<Void, Never>?
     var readerGeneration = 0
     var readyWaiter: Promise<Void>?
+    /// Notification types whose trailing bytes were logged (once each).
+    var trailingBytesLogged: Set<UCIOpcode> = []
     var resetInFlight = false
 
     // The operation gate: one multi-command operation at a time, recovery first.
@@ -258,12 +260,19 @@ public actor UCIClient {
     }
 
     /// Starts ranging: SESSION_START, then waits for SESSION_STATE_ACTIVE. Samples arrive on the
-    /// session's ``UWBSession/samples``.
-    /// - Throws: ``UCIClientError``: `invalidState` if the session is not IDLE (naming its state),
-    ///   `sessionNotOpen`, `commandFailed`, `timeout`, ...
+    /// session's ``UWBSession/samples``. Starting a session that is already ACTIVE succeeds,
+    /// as in AOSP's uwb_core: nothing is sent when the host knows it is ACTIVE, and a
+    /// SESSION_ACTIVE (0x13) answer to SESSION_START counts as success.
+    /// - Throws: ``UCIClientError``: `invalidState` if the session is neither IDLE nor ACTIVE
+    ///   (naming its state), `sessionNotOpen`, `commandFailed`, `timeout`, ...
     public func startSession(_ id: UInt32) async throws(UCIClientError) {
         try await acquireGate()
         defer { releaseGate() }
+        if sessions[id]?.state == .active {
+            sessions[id]?.wantsActive = true
+            logger.debug("\(UCIClientError.sessionName(id)) is already active: start is a no-op")
+            return
+        }
         try requireState(id, .idle, operation: "start")
         try await startRanging(id)
     }

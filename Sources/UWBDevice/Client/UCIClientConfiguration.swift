@@ -1,11 +1,16 @@
+public import UCI
+
 /// Timeouts, retries and recovery settings of a ``UCIClient``. The defaults follow AOSP's
-/// uwb_core (2 s response timeout, 3 retries) and suit the supported dev kits.
+/// uwb_core (2 s response timeout; a command sent at most `MAX_RETRY_COUNT` = 3 times in all)
+/// and suit the supported dev kits.
 public struct UCIClientConfiguration: Sendable, Hashable {
     /// How long the UWBS may take to answer one command (AOSP: 2 s). Not retried on expiry: a
     /// timeout is reported naming the command.
     public var responseTimeout: Duration
     /// How many times a command is sent again when the UWBS answers COMMAND_RETRY (0x0A) or
-    /// sends CORE_GENERIC_ERROR_NTF(COMMAND_RETRY) while it is outstanding (AOSP: 3).
+    /// sends CORE_GENERIC_ERROR_NTF(COMMAND_RETRY) while it is outstanding. Default 2: the
+    /// command goes out at most 3 times in all, as in uwb_core (`uci_manager.rs`: the retryer
+    /// starts at `MAX_RETRY_COUNT` = 3 and the first send uses one).
     public var commandRetries: Int
     /// After SESSION_INIT / SET_APP_CONFIG / START / STOP succeeded, how long to wait for the
     /// SESSION_STATUS_NTF with the new state before asking with SESSION_GET_STATE.
@@ -27,14 +32,21 @@ public struct UCIClientConfiguration: Sendable, Hashable {
     public var sampleBufferSize: Int
     /// Read CORE_GET_CAPS_INFO during ``UCIClient/open()``.
     public var readsCapabilities: Bool
+    /// NXP SR1xx board configuration, sent when the UWBS reports NXP's hardware-init state
+    /// (DEVICE_STATUS_NTF 0x00) at bring-up. Default ``NXPBoardConfiguration/nxpReference``.
+    public var boardConfiguration: NXPBoardConfiguration
+    /// How the UWBS encodes angles and RSSI in range data: FiRa's Q9.7 degrees (default), or
+    /// google/pica's whole degrees with RSSI 0xFF (``UCI/UCIMeasurementDialect/pica``).
+    public var measurementDialect: UCIMeasurementDialect
 
     /// Creates a configuration; every parameter has the default described on its property.
     public init(
-        responseTimeout: Duration = .seconds(2), commandRetries: Int = 3, stateChangeTimeout: Duration = .seconds(2),
+        responseTimeout: Duration = .seconds(2), commandRetries: Int = 2, stateChangeTimeout: Duration = .seconds(2),
         readyTimeout: Duration = .seconds(1),
         reconnectDelays: [Duration] = [.milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2)],
         reconnectTimeout: Duration? = nil, maximumConsecutiveRecoveries: Int = 3, sampleBufferSize: Int = 1024,
-        readsCapabilities: Bool = true
+        readsCapabilities: Bool = true, measurementDialect: UCIMeasurementDialect = .fira,
+        boardConfiguration: NXPBoardConfiguration = .nxpReference
     ) {
         self.responseTimeout = responseTimeout
         self.commandRetries = max(0, commandRetries)
@@ -45,5 +57,8 @@ public struct UCIClientConfiguration: Sendable, Hashable {
         self.maximumConsecutiveRecoveries = max(1, maximumConsecutiveRecoveries)
         self.sampleBufferSize = max(1, sampleBufferSize)
         self.readsCapabilities = readsCapabilities
+        self.measurementDialect = measurementDialect
+        self.boardConfiguration = boardConfiguration
     }
+
 }

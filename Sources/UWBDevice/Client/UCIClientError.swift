@@ -1,4 +1,5 @@
 public import UCI
+import NearbyBase
 
 /// Why a ``UCIClient`` operation failed: one error type for commands, sessions and recovery.
 ///
@@ -145,17 +146,7 @@ extension UCIClientError {
 /// Text helpers of the client (the UCI module's are internal to it).
 enum ClientText {
     /// `0x0000002A`.
-    static func hex32(_ value: UInt32) -> String { hex(UInt64(value), digits: 8) }
-
-    /// `0x` and `digits` upper-case hex digits.
-    static func hex(_ value: UInt64, digits: Int) -> String {
-        let table = Array("0123456789ABCDEF")
-        var text = "0x"
-        for index in stride(from: digits - 1, through: 0, by: -1) {
-            text.append(table[Int((value >> UInt64(4 * index)) & 0xF)])
-        }
-        return text
-    }
+    static func hex32(_ value: UInt32) -> String { Hex.prefixed(value) }
 
     /// "300 ms", "2 s", "2.5 s".
     static func duration(_ duration: Duration) -> String { TransportTime.text(duration) }

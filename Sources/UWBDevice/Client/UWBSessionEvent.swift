@@ -14,6 +14,9 @@ public enum UWBSessionEvent: Sendable, Hashable, CustomStringConvertible {
     case restored(UCISessionState)
     /// After a reset, the session could not be restored; it is closed and this stream ends.
     case restoreFailed(UCIClientError)
+    /// A SESSION_INFO_NTF with OWR-AoA or DL-TDoA measurements, typed (two-way measurements
+    /// arrive as samples; valid OWR-AoA ones also do, as angles without a distance).
+    case measurements(UCISessionInfo)
 
     /// A sentence for people: `"SESSION_STATE_IDLE (0x03): MAX_RANGING_ROUND_RETRY_COUNT_REACHED (0x01)"`.
     public var description: String {
@@ -22,6 +25,7 @@ public enum UWBSessionEvent: Sendable, Hashable, CustomStringConvertible {
         case .interrupted(let cause): "interrupted: \(cause)"
         case .restored(let state): "restored, \(state)"
         case .restoreFailed(let error): "could not be restored: \(error.reason)"
+        case .measurements(let info): "\(info.measurementType) measurements (\(info.measurementCount))"
         }
     }
 }

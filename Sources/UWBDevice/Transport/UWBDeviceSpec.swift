@@ -1,3 +1,5 @@
+import NearbyBase
+
 /// Which UWB subsystem to talk to, as a user writes it on the command line.
 ///
 /// Forms (see ``init(parsing:)``):
@@ -154,10 +156,7 @@ public enum UWBDeviceSpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Four lower-case hex digits, as `lsusb` prints IDs.
-    static func hex4(_ value: UInt16) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 4 - digits.count) + digits
-    }
+    static func hex4(_ value: UInt16) -> String { Hex.digits(value, count: 4).lowercased() }
 
     private static func hex16(_ text: Substring) -> UInt16? {
         var digits = text

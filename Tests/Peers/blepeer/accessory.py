@@ -232,6 +232,8 @@ class Accessory:
         elif command == services.CONTROL_ATT_SILENCE:
             # After this write's response: every later ATT request goes unanswered.
             loop.call_later(0.05, self._silence)
+        elif command == services.CONTROL_BEHAVIOUR:
+            loop.create_task(self.behaviour.on_control(payload))
         else:
             self.report(f'UNKNOWN-CONTROL command=0x{command:02x}')
 

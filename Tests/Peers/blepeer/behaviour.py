@@ -40,6 +40,9 @@ class Behaviour:
     async def on_disconnected(self, connection_handle: int, reason: int) -> None:
         pass
 
+    async def on_control(self, payload: bytes) -> None:
+        """A test wrote ``0x20 + payload`` to the test-control characteristic."""
+
 
 class EchoBehaviour(Behaviour):
     """Notifies every message back unchanged, on the channel it arrived on."""

@@ -3,21 +3,41 @@ protocol over the peer's GATT data channel, ranging through a virtual UWBS over 
 
 Select it with ``ble_peer.py --behaviour blepeer.ni_accessory:NIAccessoryBehaviour`` and give the
 UWBS address in the environment: ``NEARBY_NI_UWBS=127.0.0.1:7000`` (``nearby sim uwbs --listen``,
-or a ``VirtualUWBSServer`` in a test). Optional: ``NEARBY_NI_MAC`` (the accessory's UWB short
-address, hex, default 0A01), ``NEARBY_NI_ROLE`` (``responder`` default, or ``initiator``).
+or a ``VirtualUWBSServer`` in a test). Optional settings:
 
-Like Qorvo's firmware (specs/reference/ni-accessory-protocol.md §5, our Swift ``NIFiRaDerivation``):
+* ``NEARBY_NI_MAC``: the accessory's UWB short address, hex (default 0A01). Apple dialect: the
+  value, sent little-endian as Qorvo does. Android dialect: the two bytes in the order written
+  (``0A01`` → ``0A 01``), as NXP's firmware holds its random MAC.
+* ``NEARBY_NI_ROLE``: ``responder`` (default) or ``initiator``.
+* ``NEARBY_NI_UWB_CONFIG_LENGTH``: pad the UWB config data to this length (Qorvo's struct holds
+  64 bytes); ``NEARBY_NI_TRAILING``: bytes after it, beyond the announced length.
+* ``NEARBY_NI_SLOTS``: Android slots per round (NXP's table: 10; its older SDK: 6).
 
-* ``0x0A`` initialize: stops a running session, answers ``0x01`` + ACD (NI 1.0, UWB config v1.1,
-  Qorvo's IDs, the role, the MAC, 25 ppm).
-* ``0x0B`` configureAndStart: parses the shareable data, opens a FiRa session on the UWBS as
-  controlee / responder (controller / initiator for role 1) with the phone's channel, preamble,
-  session ID, slot duration, interval, round control, STS IV (vendor 0x004C, AOSP byte order),
-  DST = the phone's MAC; starts it; answers ``0x02`` (``0x03`` if the UWBS refuses).
-* ``0x0C`` stop: stops and deinitializes the session, answers ``0x03``.
-* disconnection: stops the session.
+Apple dialect, like Qorvo's firmware (``ble_niq.c``, ``niq.h``; derivation as our Swift
+``NIFiRaDerivation``):
 
-It prints ``NI-ACD``, ``NI-START session=0x...``, ``NI-STOP``, ``NI-ERROR ...`` lines for tests.
+* ``0x0A`` initialize: stops a running session, re-initializes (``niq_reinit()``), answers
+  ``0x01`` + ACD (NI 1.0, UWB config v1.1, Qorvo's IDs, the role, the MAC, 25 ppm).
+* ``0x0B`` configureAndStart: parses the shareable data and answers ``0x02`` at once (Qorvo
+  answers any 0x0B it accepts before UWB confirms anything), then opens a FiRa session on the
+  UWBS as controlee / responder (controller / initiator for role 1) with the phone's channel,
+  preamble, session ID, slot duration, interval, round control, STS IV (vendor 0x004C, AOSP byte
+  order), DST = the phone's MAC, and starts it. After a stop, a ``0x0B`` without a new ``0x0A``
+  is answered ``0x02`` but starts nothing (``niq_reinit()`` "must be called every time UWB TWR
+  session is stopped"): it prints ``NI-STALE-START``.
+* ``0x0C`` stop: stops and deinitializes the session, always answers ``0x03``.
+
+Android dialect (after ``0xA5``), like NXP's ``demo_nearby_interaction`` and
+``UwbApi_ConfigureData_Android``: ``0xA5`` answers ``0x01`` + the 18-byte UwbDeviceConfigData
+(big-endian fields, config IDs 1-3, both roles, the MAC bytes as an array); ``0x0B`` must carry
+exactly 14 bytes (else no answer), config ID 1-3 (else no answer), role 1 or 2; the session uses
+NXP's table (240 / 200 / 240 ms, AoA off for ID 3, 2400 RSTU, the slots, STS IV 01..06, vendor
+08 07) with DEVICE_MAC = its MAC bytes and DST_MAC = the phone's two bytes, both copied
+unchanged; then ``0x02``.
+
+disconnection: stops the session. Test control ``0x20 03`` stops the session as if the firmware
+ended it and sends ``0x03``. It prints ``NI-ACD``, ``NI-START session=0x...``,
+``NI-ANDROID-START ...``, ``NI-STOP``, ``NI-ERROR ...`` lines for tests.
 """
 
 from __future__ import annotations
@@ -134,6 +154,47 @@ def accessory_app_configs(shareable: dict, own_mac: int, controller: bool) -> by
     return bytes([len(configs)]) + b''.join(configs)
 
 
+def nxp_app_configs(phone: dict, own_mac: bytes, slots: int) -> bytes:
+    """The FiRa app configuration NXP's UwbApi_ConfigureData_Android sets (its list, then
+    UwbApi_SetRangingParams): the MACs are copied as bytes, never reordered."""
+    config_id = phone['config_id']
+    controller = phone['role'] == 1
+    configs = [
+        tlv(0x09, struct.pack('<I', 200 if config_id == 2 else 240)),   # RANGING_DURATION
+        tlv(0x0D, bytes([0 if config_id == 3 else 1])),                  # AOA_RESULT_REQ
+        tlv(0x1B, bytes([slots])),                                       # SLOTS_PER_RR
+        tlv(0x08, struct.pack('<H', 2400)),                              # SLOT_DURATION
+        tlv(0x28, bytes([1, 2, 3, 4, 5, 6])),                            # STATIC_STS_IV
+        tlv(0x27, bytes([0x08, 0x07])),                                  # VENDOR_ID
+        tlv(0x14, bytes([phone['preamble']])),                           # PREAMBLE_CODE_INDEX
+        tlv(0x04, bytes([phone['channel']])),                            # CHANNEL_NUMBER
+        tlv(0x05, bytes([1])),                                           # NUMBER_OF_CONTROLEES
+        tlv(0x07, phone['phone_mac']),                                   # DST_MAC_ADDRESS, as received
+        tlv(0x11, bytes([1 if controller else 0])),                      # DEVICE_ROLE
+        tlv(0x03, bytes([1 if config_id == 2 else 0])),                  # MULTI_NODE_MODE
+        tlv(0x26, bytes([0])),                                           # MAC_ADDRESS_MODE: short
+        tlv(0x22, bytes([1])),                                           # SCHEDULE_MODE
+        tlv(0x06, own_mac),                                              # DEVICE_MAC_ADDRESS, as sent
+        tlv(0x01, bytes([2])),                                           # RANGING_ROUND_USAGE: DS-TWR
+        tlv(0x00, bytes([1 if controller else 0])),                      # DEVICE_TYPE
+    ]
+    return bytes([len(configs)]) + b''.join(configs)
+
+
+def parse_phone_config(payload: bytes) -> dict:
+    """NXP's serializeUwbPhoneConfigData: exactly 14 bytes, big-endian session ID, the MAC kept
+    as its two bytes; raises ValueError like NXP's checks (length, config ID, role)."""
+    if len(payload) != 14:
+        raise ValueError(f'Phone Config Data length is invalid : {len(payload)}')
+    session_id, preamble, channel, config_id, role = struct.unpack_from('>IBBBB', payload, 4)
+    if config_id not in (1, 2, 3):
+        raise ValueError(f'Config ID {config_id} not supported')
+    if role not in (1, 2):
+        raise ValueError('Role not supported')
+    return {'session_id': session_id, 'preamble': preamble, 'channel': channel, 'config_id': config_id,
+            'role': role, 'phone_mac': payload[12:14]}
+
+
 def parse_shareable(payload: bytes) -> dict:
     """Shareable configuration data (v1.0 / 1.1 / 2.0, little-endian); raises ValueError."""
     if len(payload) < 5 or payload[4] not in (23, 25, 30) or len(payload) != 5 + payload[4]:
@@ -157,16 +218,31 @@ class NIAccessoryBehaviour(Behaviour):
         host, _, port = address.rpartition(':')
         self.uwbs_host = host.strip('[]') or '127.0.0.1'
         self.uwbs_port = int(port)
-        self.mac = int(os.environ.get('NEARBY_NI_MAC', '0A01'), 16)
+        mac = os.environ.get('NEARBY_NI_MAC', '0A01')
+        self.mac = int(mac, 16)
+        self.mac_bytes = bytes.fromhex(mac)
         self.initiator = os.environ.get('NEARBY_NI_ROLE', 'responder') == 'initiator'
+        self.config_length = int(os.environ.get('NEARBY_NI_UWB_CONFIG_LENGTH', '21'))
+        self.trailing = int(os.environ.get('NEARBY_NI_TRAILING', '0'))
+        self.slots = int(os.environ.get('NEARBY_NI_SLOTS', '10'))
         self.device: UCIDevice | None = None
         self.session: int | None = None       # the token (UCI 2.0 handle or the session ID)
+        self.initialized = True               # Qorvo: niq_init() runs niq_reinit() once
+        self.channel: Channel | None = None   # where the last message came from
         self.lock = asyncio.Lock()
 
     def acd(self) -> bytes:
         uwb = struct.pack('<HHIIIBHH', 1, 1, 0x0003F53F, 0x00000BB8, 0x01010000,
                           1 if self.initiator else 0, self.mac, 25)
-        return bytes([0x01]) + struct.pack('<HHB', 1, 0, 0) + bytes(10) + bytes([len(uwb)]) + uwb
+        uwb += bytes((0xE0 + i) & 0xFF for i in range(max(0, self.config_length - len(uwb))))
+        trailing = bytes((0xF0 + i) & 0xFF for i in range(self.trailing))
+        return bytes([0x01]) + struct.pack('<HHB', 1, 0, 0) + bytes(10) + bytes([len(uwb)]) + uwb + trailing
+
+    def android_device_config(self) -> bytes:
+        """NXP's serializeUwbDeviceConfigData: spec 1.0 / 0.0, chip ID, firmware, middleware
+        4.6.0, config IDs 1-3 (0x0E), both roles, the MAC as its two bytes."""
+        return (bytes([0x01]) + struct.pack('>HH', 0x0100, 0x0000) + bytes([0x00, 0xFF]) + bytes([0x02, 0x05])
+                + bytes([0x04, 0x06, 0x00]) + struct.pack('>I', 0x0E) + bytes([0x03]) + self.mac_bytes)
 
     async def uwbs(self) -> UCIDevice:
         if self.device is None:
@@ -178,44 +254,75 @@ class NIAccessoryBehaviour(Behaviour):
     async def on_message(self, channel: Channel, message: bytes) -> None:
         if not message:
             return
+        self.channel = channel
         async with self.lock:
             identifier = message[0]
             try:
                 if identifier == 0x0A:
                     await self.stop_session()
+                    self.initialized = True
                     await channel.send(self.acd())
-                    report('NI-ACD')
+                    report(f'NI-ACD length={len(self.acd()) - 1}')
+                elif identifier == 0xA5:
+                    await self.stop_session()
+                    self.initialized = True
+                    await channel.send(self.android_device_config())
+                    report(f'NI-ANDROID-CONFIG mac={self.mac_bytes.hex()}')
+                elif identifier == 0x0B and len(message) - 1 != 14:
+                    await self.start_apple(channel, parse_shareable(message[1:]))
                 elif identifier == 0x0B:
-                    await self.start_session(channel, parse_shareable(message[1:]))
+                    await self.start_android(channel, parse_phone_config(message[1:]))
                 elif identifier == 0x0C:
                     await self.stop_session()
                     await channel.send(bytes([0x03]))
                     report('NI-STOP')
             except (UCIError, ValueError, OSError, asyncio.TimeoutError) as error:
+                # Qorvo and NXP send nothing when they refuse a configuration.
                 report(f'NI-ERROR {error}')
                 await self.stop_session()
-                await channel.send(bytes([0x03]))
 
-    async def start_session(self, channel: Channel, shareable: dict) -> None:
+    async def start_apple(self, channel: Channel, shareable: dict) -> None:
         await self.stop_session()
+        await channel.send(bytes([0x02]))                  # Qorvo: at once, for any accepted 0x0B
+        if not self.initialized:
+            report(f'NI-STALE-START session=0x{shareable["session_id"]:08X}')
+            return
+        configs = accessory_app_configs(shareable, self.mac, self.initiator)
+        await self.open_session(shareable['session_id'], configs)
+        report(f'NI-START session=0x{shareable["session_id"]:08X} channel={shareable["channel"]} preamble={shareable["preamble"]}')
+
+    async def start_android(self, channel: Channel, phone: dict) -> None:
+        await self.stop_session()
+        configs = nxp_app_configs(phone, self.mac_bytes, self.slots)
+        await self.open_session(phone['session_id'], configs)
+        await channel.send(bytes([0x02]))
+        report(f'NI-ANDROID-START session=0x{phone["session_id"]:08X} config={phone["config_id"]} '
+               f'device_mac={self.mac_bytes.hex()} dst_mac={phone["phone_mac"].hex()} slots={self.slots}')
+
+    async def open_session(self, session_id: int, configs: bytes) -> None:
         device = await self.uwbs()
-        session_id = shareable['session_id']
         response = await device.command(1, 0x00, struct.pack('<IB', session_id, 0))      # SESSION_INIT
         token = struct.unpack_from('<I', response, 1)[0] if len(response) >= 5 else session_id
         self.session = token
-        await device.command(1, 0x03, struct.pack('<I', token) + accessory_app_configs(shareable, self.mac, self.initiator))
+        await device.command(1, 0x03, struct.pack('<I', token) + configs)                 # SET_APP_CONFIG
         await device.command(2, 0x00, struct.pack('<I', token))                           # SESSION_START
-        await channel.send(bytes([0x02]))
-        report(f'NI-START session=0x{session_id:08X} channel={shareable["channel"]} preamble={shareable["preamble"]}')
 
     async def stop_session(self) -> None:
         if self.session is None or self.device is None:
             return
         token, self.session = self.session, None
+        self.initialized = False                          # Qorvo: niq_reinit() needed again
         try:
             await self.device.command(1, 0x01, struct.pack('<I', token))                  # SESSION_DEINIT
         except (UCIError, asyncio.TimeoutError) as error:
             report(f'NI-ERROR deinit: {error}')
+
+    async def on_control(self, payload: bytes) -> None:
+        if payload[:1] == bytes([0x03]) and self.channel is not None:
+            async with self.lock:
+                await self.stop_session()
+                await self.channel.send(bytes([0x03]))
+                report('NI-STOPPED-BY-ACCESSORY')
 
     async def on_disconnected(self, connection_handle: int, reason: int) -> None:
         async with self.lock:

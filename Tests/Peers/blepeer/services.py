@@ -44,6 +44,7 @@ CONTROL_DISCONNECT = 0x13  # the accessory disconnects (HCI Disconnect, reason 0
 CONTROL_L2CAP_PARAMETER_UPDATE = 0x0E  # L2CAP Connection Parameter Update Request
 CONTROL_FORGET_BONDS = 0x0F  # the accessory forgets every bond (reset / paired elsewhere)
 CONTROL_ATT_SILENCE = 0x10  # the accessory stops answering ATT requests (after this response)
+CONTROL_BEHAVIOUR = 0x20  # + payload: passed to the behaviour's on_control (e.g. the NI accessory's 0x03)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -7,7 +7,13 @@ Kits:
               raw UCI on the bulk pipes.
   sr150       NXP SR150 EVK behind an FTDI FT230X (0403:6015): FTDI vendor requests, 2 modem
               status bytes at the start of every IN packet, host->board framing
-              [0x01][len_hi][len_lo] + UCI packet, board->host raw UCI.
+              [0x01][len_hi][len_lo] + UCI packet, board->host raw UCI. With --board-config
+              it starts like NXP's SR1xx firmware as NXP's UWB HAL for Android expects it
+              (phNxpUciHal_init_hw): CORE_DEVICE_STATUS_NTF with NXP's state 0x00 when the UART
+              is configured, every command but the board configuration (GID 0xE, OID 0x00,
+              <variant> <version>) refused with REJECTED, nothing from the UWBS passed on; the
+              board configuration is answered OK and DEVICE_STATUS_NTF(READY), then the board
+              bridges to the UWBS as usual (the host resets it next).
 
 The board's UWB subsystem is a UCI server over TCP (raw UCI stream, google/pica's convention),
 e.g. `nearby sim uwbs --listen 127.0.0.1:PORT`: the emulator connects when the host opens the
@@ -28,8 +34,8 @@ specs/usb-transport.md):
     driver bound again and DTR low.
 
 Usage:
-  emulator.py [--kit dwm3001cdk|sr150] [--uci tcp:HOST:PORT] [--bus N] [--address N]
-              [--env-file PATH] -- COMMAND [ARGS...]
+  emulator.py [--kit dwm3001cdk|sr150] [--board-config] [--uci tcp:HOST:PORT] [--bus N]
+              [--address N] [--env-file PATH] -- COMMAND [ARGS...]
       Runs COMMAND under the umockdev preload with the emulated board and exits with its status.
       COMMAND gets UMOCKDEV_DIR, LD_PRELOAD and NEARBY_EMULATOR_PID (send SIGUSR1 / SIGUSR2
       there to unplug / replug the board).
@@ -541,6 +547,9 @@ class FtdiBoard(Board):
 
     def __init__(self, *args):
         super().__init__(*args)
+        # NXP's firmware after power-up: waits for its board configuration (--board-config).
+        self.board_configured = not self.emulator.board_config
+        self.announced = False
         self.baud = 9600
         self.data_config = 0x0008
         self.latency_ms = 16
@@ -590,6 +599,7 @@ class FtdiBoard(Board):
                 log("ftdi baud %d" % self.baud)
                 if self.uart_ok():
                     self.open_link()
+                    self.announce()
                 return 0, b""
             if request == 0x04:
                 self.data_config = value
@@ -597,6 +607,7 @@ class FtdiBoard(Board):
                 log("ftdi data %d%s%d" % (bits, "NOEMS"[parity] if parity < 5 else "?", 1 if stop == 0 else 2))
                 if self.uart_ok():
                     self.open_link()
+                    self.announce()
                 return 0, b""
             if request == 0x09:
                 self.latency_ms = max(1, value & 0xFF)
@@ -639,10 +650,44 @@ class FtdiBoard(Board):
                 return
             payload = bytes(self.uart_in[3:3 + length])
             del self.uart_in[:3 + length]
-            if kind == 0x01:
+            if kind == 0x01 and self.board_configured:
                 self.to_uwbs(payload)
+            elif kind == 0x01:
+                self.board_firmware(payload)
             else:
                 log("board: frame type %02x ignored (%d bytes)" % (kind, length))
+
+    # ---- NXP's firmware before its board configuration (--board-config) ----
+
+    def firmware_says(self, data):
+        log("board-firmware %s" % hexs(data))
+        if not self.output:
+            self.output_since = time.monotonic()
+        self.output += data
+
+    def announce(self):
+        """Once the UART works: CORE_DEVICE_STATUS_NTF with NXP's hardware-init state 0x00."""
+        if self.board_configured or self.announced:
+            return
+        self.announced = True
+        self.firmware_says(bytes([0x60, 0x01, 0x00, 0x01, 0x00]))
+
+    def board_firmware(self, packet):
+        if len(packet) >= 6 and packet[0] == 0x2E and packet[1] & 0x3F == 0x00 and packet[3] == 0x02:
+            self.board_configured = True
+            log("board-config variant=%02x version=%02x" % (packet[4], packet[5]))
+            self.firmware_says(bytes([0x4E, 0x00, 0x00, 0x01, 0x00]))
+            self.firmware_says(bytes([0x60, 0x01, 0x00, 0x01, 0x01]))
+        elif len(packet) >= 4 and packet[0] >> 5 == 1:
+            log("board: refused %s before the board configuration" % hexs(packet[:4]))
+            self.firmware_says(bytes([0x40 | (packet[0] & 0x0F), packet[1] & 0x3F, 0x00, 0x01, 0x01]))
+
+    def from_uwbs(self, link, data):
+        with self.lock:
+            if not self.board_configured:
+                log("board: %d byte(s) from the UWBS not passed on before the board configuration" % len(data))
+                return
+        super().from_uwbs(link, data)
 
     def send_in(self, urb, now):
         """FT230X: every packet starts with 2 status bytes; data waits for 62 bytes or the latency timer."""
@@ -679,10 +724,11 @@ BOARDS = {"dwm3001cdk": CdcAcmBoard, "sr150": FtdiBoard}
 
 
 class Emulator:
-    def __init__(self, UMockdev, kit, uci, bus, address):
+    def __init__(self, UMockdev, kit, uci, bus, address, board_config=False):
         self.UMockdev = UMockdev
         self.kit = kit
         self.uci = uci
+        self.board_config = board_config
         self.bus = bus
         self.next_address = address
         self.lock = threading.RLock()
@@ -951,6 +997,8 @@ def parse_arguments():
     parser = argparse.ArgumentParser(description="Emulated UWB dev kit on USB under umockdev.")
     parser.add_argument("--kit", choices=sorted(KITS), default="dwm3001cdk")
     parser.add_argument("--uci", help="UCI server to bridge the board to, tcp:HOST:PORT")
+    parser.add_argument("--board-config", action="store_true",
+                        help="sr150: start like NXP's firmware, needing the board configuration (GID 0xE, OID 0x00)")
     parser.add_argument("--bus", type=int, default=1)
     parser.add_argument("--address", type=int, default=2, help="device address of the first plug-in")
     parser.add_argument("--env-file", help="long-lived mode: write UMOCKDEV_DIR=... here")
@@ -986,7 +1034,7 @@ def main():
         log("umockdev's GObject bindings are missing (%s): apt-get install umockdev gir1.2-umockdev-1.0 python3-gi" % error)
         return 3
 
-    emulator = Emulator(UMockdev, KITS[args.kit], args.uci, args.bus, args.address)
+    emulator = Emulator(UMockdev, KITS[args.kit], args.uci, args.bus, args.address, board_config=args.board_config)
     try:
         return serve(args, emulator)
     finally:

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+public import Logging
+
+/// The live web view of a run (`--web`): a read-only HTTP server and the ``WebOutput`` that feeds
+/// it. Start it before the run (a bind problem shows before any device is opened), add
+/// ``output`` to the run's outputs, stop it after the run finished.
+///
+/// ```swift
+/// let web = try await WebView.start(try WebSettings(address: WebAddress(parsing: "8080"), token: nil), source: "demo")
+/// print("web view: \(web.url)")
+/// let run = RangingRun(context: context, outputs: [web.output])
+/// ...
+/// _ = await run.finish(interrupted: false)
+/// await web.stop()
+/// ```
+public final class WebView: Sendable {
+    /// The run output to add to the run.
+    public let output: WebOutput
+    /// The settings (with the bound port).
+    public let settings: WebSettings
+    let hub: WebHub
+    let server: WebServer
+
+    private init(output: WebOutput, settings: WebSettings, hub: WebHub, server: WebServer) {
+        self.output = output
+        self.settings = settings
+        self.hub = hub
+        self.server = server
+    }
+
+    /// Binds and starts serving.
+    /// - Parameters:
+    ///   - settings: address and token.
+    ///   - source: what runs (`range`, `demo`, `replay`), shown on the page and in the state.
+    /// - Throws: ``WebError`` `bindFailed` saying what to do.
+    public static func start(_ settings: WebSettings, source: String, logger: Logger = Logger(label: "nearby.web")) async throws(WebError) -> WebView {
+        let hub = WebHub(settings: settings, source: source)
+        let server = try await WebServer.start(settings: settings, hub: hub, logger: logger)
+        var bound = settings
+        bound.address = server.address
+        return WebView(output: WebOutput(hub: hub), settings: bound, hub: hub, server: server)
+    }
+
+    /// The bound address (with the real port when 0 was asked).
+    public var address: WebAddress { server.address }
+
+    /// The page's address, without the token: `http://127.0.0.1:8080/`. For an unspecified
+    /// address (`0.0.0.0`, `::`) the machine's host name stands in.
+    public var url: String {
+        let address = server.address
+        var host = address.description.dropLast("\(address.port)".count + 1)
+        if address.isUnspecified { host = Substring(Self.hostName() ?? "localhost") }
+        return "http://\(host):\(address.port)/"
+    }
+
+    /// Open server-sent-event streams.
+    public var streamCount: Int { hub.streamCount }
+
+    /// Open connections of any kind.
+    public var connectionCount: Int { server.connectionCount }
+
+    /// Per open stream: log entries and statuses waiting, log entries dropped, statuses
+    /// coalesced, bytes written (for tests and diagnostics).
+    public var streamQueues: [(logs: Int, statuses: Int, dropped: Int, coalesced: Int, written: Int)] {
+        hub.streams.map(\.counts)
+    }
+
+    /// Stops serving: closes the streams and every connection.
+    public func stop() async {
+        await server.stop()
+    }
+
+    private static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return nil }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Logging
+import MQTT
+import NearbyConfig
+import NearbyMQTT
+import NearbyRuntime
+
+/// `--mqtt URL` and `--mqtt-host NAME`: publish ranging to an MQTT broker (README, "Home
+/// Assistant"; specs/mqtt.md). The rest comes from `[mqtt]`; the password from `[mqtt] password`
+/// or `NEARBY_MQTT_PASSWORD`, never from the command line.
+struct MQTTOptions: ParsableArguments {
+    @Option(
+        name: .customLong("mqtt"),
+        help: ArgumentHelp(
+            "Publish to this MQTT broker: mqtt://[user@]host[:port] or mqtts://... (password: [mqtt] password or NEARBY_MQTT_PASSWORD).",
+            valueName: "url"))
+    var url: String?
+
+    @Option(
+        name: .customLong("mqtt-host"),
+        help: ArgumentHelp("This host's name in MQTT topics and Home Assistant (default: [mqtt] host_name, else the host name).", valueName: "name"))
+    var host: String?
+
+    func validate() throws {
+        _ = try brokerURL()
+        if let host, host.isEmpty || host.contains(where: { $0 == "/" || $0 == "+" || $0 == "#" }) {
+            throw ValidationError("--mqtt-host '\(host)' cannot be a topic level: give a name without '/', '+' or '#'")
+        }
+    }
+
+    /// `--mqtt` parsed.
+    func brokerURL() throws -> MQTTBrokerURL? {
+        do {
+            return try url.map(MQTTBrokerURL.init(parsing:))
+        } catch {
+            throw ValidationError("--mqtt: \(error)")
+        }
+    }
+
+    /// The setup for `role` (nil: MQTT off). Warns on `notes` when the configuration file holds
+    /// the password and others can read it.
+    /// - Throws: `ValidationError` for MQTT settings that cannot work.
+    func setup(_ settings: MQTTSettings, configPath: String?, role: MQTTRole, notes: (String) -> Void) throws -> MQTTSetup? {
+        let setup: MQTTSetup?
+        do {
+            setup = try MQTTSetup(settings: settings, url: try brokerURL(), hostName: host, role: role)
+        } catch {
+            throw ValidationError("mqtt: \(error)")
+        }
+        if setup != nil, let warning = MQTTSetup.passwordFileWarning(path: configPath ?? ConfigurationFile.defaultPath(), settings: settings) {
+            notes(warning)
+        }
+        return setup
+    }
+
+    /// The run output publishing to the broker for `role`, or `nil` when MQTT is off.
+    /// - Parameter notes: where connection notes go (the screen, or standard error).
+    /// - Throws: `ValidationError` for MQTT settings that cannot work.
+    func publisher(
+        _ configuration: NearbyConfiguration, configPath: String?, role: MQTTRole, notes: @escaping @Sendable (String) -> Void
+    ) throws -> MQTTPublisher? {
+        guard var setup = try setup(configuration.mqtt, configPath: configPath, role: role, notes: notes) else { return nil }
+        setup.publisher.softwareVersion = Nearby.configuration.version
+        do {
+            let client = try MQTTClient(configuration: setup.client, logger: Logger(label: "nearby.mqtt"))
+            return MQTTPublisher(client: client, topics: setup.topics, options: setup.publisher, notes: notes, hint: MQTTSetup.hint(for:))
+        } catch {
+            throw ValidationError("mqtt: \(error)")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import NearbyConfig
+import NearbyWeb
+
+/// `--web [ADDRESS:]PORT` and `--web-token`: the live web view of `range`, `demo` and `replay`
+/// (specs/web.md). The token comes from `--web-token`, else `NEARBY_WEB_TOKEN`, else the
+/// configuration file's `[web] token`.
+struct WebOptions: ParsableArguments {
+    @Option(
+        name: .customLong("web"),
+        help: ArgumentHelp(
+            "Serve a live web view (radar, status, events) on [ADDRESS:]PORT; PORT alone listens on 127.0.0.1 only, port 0 takes a free one.",
+            valueName: "[address:]port"))
+    var listen: String?
+
+    @Option(
+        name: .customLong("web-token"),
+        help: ArgumentHelp(
+            "The token the web view's address must carry (?token=...); needed for an address other than loopback (default: NEARBY_WEB_TOKEN, else [web] token).",
+            valueName: "token"))
+    var token: String?
+
+    func validate() throws {
+        if let listen {
+            do {
+                _ = try WebAddress(parsing: listen)
+            } catch {
+                throw ValidationError("--web: \(error)")
+            }
+        }
+        if token != nil, listen == nil { throw ValidationError("--web-token needs --web [ADDRESS:]PORT") }
+        if let token {
+            do {
+                try WebAccess.validate(token: token)
+            } catch {
+                throw ValidationError("--web-token: \(error)")
+            }
+        }
+    }
+
+    /// Starts the view if `--web` was given (before any device opens, so a bind problem shows first).
+    /// - Parameters:
+    ///   - source: the command (`range`, `demo`, `replay`).
+    ///   - configuration: the effective configuration (its `[web] token`).
+    /// - Throws: `ValidationError` for a missing or bad token, `ExitCode` 69 when the address
+    ///   cannot be bound (after saying why).
+    func start(source: String, configuration: NearbyConfiguration) async throws -> WebView? {
+        guard let listen else { return nil }
+        let environment = ProcessInfo.processInfo.environment["NEARBY_WEB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let token = token ?? environment ?? configuration.web.token
+        let settings: WebSettings
+        do {
+            settings = try WebSettings(address: WebAddress(parsing: listen), token: token)
+        } catch {
+            let origin = self.token != nil ? "--web-token" : environment != nil ? "NEARBY_WEB_TOKEN" : "configuration file, [web] token"
+            throw ValidationError(error.code == .invalidToken ? "\(origin): \(error)" : "\(error)")
+        }
+        do {
+            return try await WebView.start(settings, source: source)
+        } catch {
+            UWBConsole.error("error: --web: \(error)")
+            throw NearbyExit.unavailable
+        }
+    }
+
+    /// `web view: http://127.0.0.1:8080/` (the token is never printed).
+    static func announcement(_ web: WebView) -> String {
+        "web view: \(web.url)" + (web.settings.token != nil ? " (add ?token=YOUR_TOKEN)" : "")
+    }
+}
