@@ -161,7 +161,7 @@ public actor Advertiser {
         guard count < configuration.maximumConnections else {
             if isAdvertising {
                 // A controller may keep advertising after a connection: stop at the limit.
-                try? await host.hci.execute(extended ? .leSetExtendedAdvertisingEnable(false, handle: Self.setHandle) : .leSetAdvertisingEnable(false))
+                _ = try? await host.hci.execute(extended ? .leSetExtendedAdvertisingEnable(false, handle: Self.setHandle) : .leSetAdvertisingEnable(false))
                 isAdvertising = false
             }
             logger.info("\(count) centrals connected, the maximum: advertising paused")

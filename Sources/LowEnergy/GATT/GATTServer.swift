@@ -1,4 +1,5 @@
 public import Logging
+import NearbyBase
 import NearbySupport
 
 /// This host's GATT server (Core Vol 3 Part F 3.4, Part G 4): serves an ``AttributeDatabase``
