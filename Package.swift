@@ -93,7 +93,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "Simulation",
-            dependencies: ["Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "NearbyBase", "NearbySupport", logging],
+            dependencies: ["Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "NearbyInteraction", "NearbyBase", "NearbySupport", logging],
             swiftSettings: swiftSettings),
 
         // MQTT client over libmosquitto (3.1.1 and 5, TLS, will, reconnect, offline queue).

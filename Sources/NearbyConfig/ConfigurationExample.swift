@@ -87,6 +87,16 @@ extension ConfigurationFile {
         # Own BLE address: "random" (a static address stored per controller) or "public".
         own_address = "random"
 
+        [accessory]
+        # nearby accessory: this host as a UWB accessory that phones range with (specs/accessory-role.md).
+        name = "nearby"            # advertised (scan response) and in the GAP service
+        services = ["qnis"]        # qnis (Qorvo's NI app), nus (Apple's sample), apple (Apple's NI service)
+        config_version = "1.1"     # UWB config data layout: "1.0" or "1.1"
+        role = "responder"         # or "initiator"
+        # mac = "0A0B"             # fixed UWB short address (default: one stored per kit)
+        max_phones = 4             # phones at once (1-8)
+        advertising_interval_ms = 100
+
         [retry]
         # Restart ranging when the accessory is lost ([zones] lost_after) while it is still near.
         max_attempts = 5           # 0 = never restart

@@ -16,7 +16,7 @@ import TOMLKit
 /// defaults); a missing file named explicitly is.
 public enum ConfigurationFile {
     /// The top-level sections.
-    public static let sections = ["zones", "filter", "hook", "transports", "retry", "output", "web", "mqtt"]
+    public static let sections = ["zones", "filter", "hook", "transports", "retry", "output", "web", "mqtt", "accessory"]
 
     /// The default path from `environment` (`XDG_CONFIG_HOME`, else `HOME`); `nil` if neither
     /// is set.
@@ -116,6 +116,7 @@ public enum ConfigurationFile {
         if let table = decoder.table(root, "output", at: "") { configuration.output = output(table, decoder) }
         if let table = decoder.table(root, "web", at: "") { configuration.web = web(table, decoder) }
         if let table = decoder.table(root, "mqtt", at: "") { configuration.mqtt = mqtt(table, decoder) }
+        if let table = decoder.table(root, "accessory", at: "") { configuration.accessory = accessory(table, decoder) }
         let zoneNames = (try? configuration.zoneMap())?.zones.map(\.name)
         if let value = root["hook"] {
             if let array = value.array {
@@ -371,6 +372,44 @@ public enum ConfigurationFile {
         if let level = d.string(table, "log_level", at: path, expected: "one of \(levels)") {
             settings.logLevel = LogLevelName(rawValue: level)
             if settings.logLevel == nil { d.issue("output.log_level", "'\(level)' is not a log level; use one of \(levels)") }
+        }
+        return settings
+    }
+
+    private static func accessory(_ table: TOMLTable, _ d: ConfigDecoder) -> AccessoryRoleFileSettings {
+        let path = "accessory"
+        d.rejectUnknownKeys(table, at: path, allowed: ["name", "services", "config_version", "role", "mac", "max_phones", "advertising_interval_ms"])
+        var settings = AccessoryRoleFileSettings()
+        if let name = d.string(table, "name", at: path, expected: "the name phones see, e.g. \"front door\"") {
+            if name.isEmpty || name.utf8.count > 248 { d.issue("accessory.name", "the name must be 1-248 bytes, not \(name.utf8.count)") } else { settings.name = name }
+        }
+        if let services = d.strings(table, "services", at: path, expected: "an array of qnis, nus, apple, e.g. [\"qnis\"]") {
+            if let unknown = services.first(where: { !AccessoryRoleFileSettings.serviceNames.contains($0) }) {
+                d.issue("accessory.services", "'\(unknown)' is not a service; write qnis (Qorvo's app), nus (Apple's sample) or apple (Apple's NI service)")
+            } else if services.isEmpty {
+                d.issue("accessory.services", "give at least one service, e.g. [\"qnis\"]")
+            } else {
+                settings.services = services
+            }
+        }
+        if let version = d.string(table, "config_version", at: path, expected: "\"1.0\" or \"1.1\"") {
+            if version == "1.0" || version == "1.1" { settings.configVersion = version } else {
+                d.issue("accessory.config_version", "'\(version)' is not a UWB config data version; write \"1.0\" or \"1.1\"")
+            }
+        }
+        if let role = d.string(table, "role", at: path, expected: "\"responder\" or \"initiator\"") {
+            if role == "responder" || role == "initiator" { settings.role = role } else {
+                d.issue("accessory.role", "'\(role)' is not a role; write \"responder\" (the default) or \"initiator\"")
+            }
+        }
+        if let mac = d.string(table, "mac", at: path, expected: "a UWB short address in hex, e.g. \"0A0B\"") {
+            if let address = AccessoryRoleFileSettings.address(mac) { settings.mac = address } else {
+                d.issue("accessory.mac", "'\(mac)' is not a UWB short address; write 1-4 hex digits, 0001-FFFE, e.g. \"0A0B\"")
+            }
+        }
+        settings.maxPhones = d.integer(table, "max_phones", at: path, expected: "1-8") { (1...8).contains($0) }
+        settings.advertisingIntervalMilliseconds = d.number(table, "advertising_interval_ms", at: path, expected: "milliseconds, 20-10240") {
+            (20...10_240).contains($0)
         }
         return settings
     }

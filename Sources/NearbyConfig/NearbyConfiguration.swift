@@ -21,6 +21,8 @@ public struct NearbyConfiguration: Sendable, Hashable {
     public var web = WebViewSettings()
     /// `[mqtt]`.
     public var mqtt = MQTTSettings()
+    /// `[accessory]`.
+    public var accessory = AccessoryRoleFileSettings()
 
     /// An empty configuration (every value unset: all defaults).
     public init() {}
@@ -37,6 +39,7 @@ public struct NearbyConfiguration: Sendable, Hashable {
         result.output = output.overridden(by: flags.output)
         result.web = web.overridden(by: flags.web)
         result.mqtt = mqtt.overridden(by: flags.mqtt)
+        result.accessory = accessory.overridden(by: flags.accessory)
         return result
     }
 

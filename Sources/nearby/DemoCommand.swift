@@ -29,8 +29,11 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The motion scenario: \(Scenario.names.joined(separator: ", ")).", valueName: "name"))
     var scenario = "demo"
 
-    @Option(help: "How many accessories (1-8).")
+    @Option(help: "How many accessories (1-8); with --role accessory, how many phones.")
     var accessories = 1
+
+    @Option(help: ArgumentHelp("Which side this host plays: phone (ranges with virtual accessories) or accessory (virtual phones range with it).", valueName: "role"))
+    var role = "phone"
 
     @Option(help: ArgumentHelp("Simulated seconds per real second (0.01-1000).", valueName: "x"))
     var speed: Double = 1
@@ -53,6 +56,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard (1...8).contains(accessories) else { throw ValidationError("--accessories must be 1-8, not \(accessories)") }
         guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be 0.01-1000, not \(speed)") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be > 0 seconds, not \(duration)") }
+        guard role == "phone" || role == "accessory" else { throw ValidationError("--role must be phone or accessory, not \(role)") }
     }
 
     func run() async throws {
@@ -61,10 +65,15 @@ struct DemoCommand: AsyncParsableCommand {
         let settings = try options.runSettings(configuration, timeScale: speed)
         let logger = Logger(label: "nearby")
         let web = try await options.web.start(source: "demo", configuration: configuration)
-        let demo: DemoRanging
+        let demo: any DemoSource
         do {
-            demo = try await DemoRanging.start(
-                scenario: scenario, accessories: accessories, seed: seed, speed: speed, settings: settings, logger: logger)
+            if role == "accessory" {
+                demo = try await AccessoryRoleDemo.start(
+                    scenario: scenario, phones: accessories, seed: seed, speed: speed, settings: settings, logger: logger)
+            } else {
+                demo = try await DemoRanging.start(
+                    scenario: scenario, accessories: accessories, seed: seed, speed: speed, settings: settings, logger: logger)
+            }
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)
@@ -73,7 +82,9 @@ struct DemoCommand: AsyncParsableCommand {
         let screen = RangeScreen(mode: RangeScreen.mode(json: configuration.output.json ?? false), zones: settings.zones, start: start)
         let length = duration ?? demo.duration
         screen.note(
-            "demo: scenario \(scenario.name) (\(scenario.summary)), \(accessories) accessor\(accessories == 1 ? "y" : "ies"), "
+            "demo: scenario \(scenario.name) (\(scenario.summary)), "
+                + (role == "accessory" ? "this host as the accessory, \(accessories) phone\(accessories == 1 ? "" : "s"), "
+                    : "\(accessories) accessor\(accessories == 1 ? "y" : "ies"), ")
                 + String(format: "%.0f s", length) + (speed == 1 ? "" : String(format: " at ×%g (%.1f s)", speed, length / speed))
                 + "; Ctrl-C stops")
         if let web { screen.note(WebOptions.announcement(web)) }
@@ -88,8 +99,7 @@ struct DemoCommand: AsyncParsableCommand {
             throw error
         }
         let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
-        let manager = demo.manager
-        let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }
+        let consumer = Task { await run.consume(demo.events, droppedUpdates: { demo.droppedUpdates }) }
         await demo.startSessions { run.note($0) }
 
         // Ends with the scenario (its clock starts at the first ranging round), when every

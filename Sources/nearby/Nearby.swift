@@ -9,7 +9,7 @@ struct Nearby: AsyncParsableCommand {
         abstract: "UWB nearby interaction on Linux: range with UWB accessories through a USB dev kit.",
         version: "0.1.0",
         subcommands: [
-            RangeCommand.self, DemoCommand.self,
+            RangeCommand.self, AccessoryRoleCommand.self, DemoCommand.self,
             ScanCommand.self, SetupCommand.self, AccessoriesCommand.self,
             ReplayCommand.self, BenchCommand.self,
             UWBCommand.self, UCIGroupCommand.self, SimCommand.self,

@@ -173,13 +173,13 @@ _nearby() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    range|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|watch|config|doctor|help)
+    range|accessory|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|watch|config|doctor|help)
         # Offer subcommand argument completions
         "_nearby_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'range demo scan setup accessories replay bench uwb uci sim watch config doctor help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'range accessory demo scan setup accessories replay bench uwb uci sim watch config doctor help' -- "${cur}"))
         ;;
     esac
 }
@@ -267,11 +267,108 @@ _nearby_range() {
     esac
 }
 
+_nearby_accessory() {
+    repeating_flags=()
+    non_repeating_flags=(--hci-legacy --on-lost --on-found --json --verbose --version -h --help)
+    repeating_options=(--on-enter --on-exit)
+    non_repeating_options=(--hci --uwb --name --service --config-version --role --mac --max-phones --advertising-interval --record --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
+    __nearby_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--hci')
+        return
+        ;;
+    '--uwb')
+        return
+        ;;
+    '--name')
+        return
+        ;;
+    '--service')
+        return
+        ;;
+    '--config-version')
+        return
+        ;;
+    '--role')
+        return
+        ;;
+    '--mac')
+        return
+        ;;
+    '--max-phones')
+        return
+        ;;
+    '--advertising-interval')
+        return
+        ;;
+    '--record')
+        return
+        ;;
+    '--store')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--filter')
+        return
+        ;;
+    '--zones')
+        return
+        ;;
+    '--hysteresis')
+        return
+        ;;
+    '--dwell')
+        return
+        ;;
+    '--lost-after')
+        return
+        ;;
+    '--on-enter')
+        return
+        ;;
+    '--on-exit')
+        return
+        ;;
+    '--hook-timeout')
+        return
+        ;;
+    '--hook-cooldown')
+        return
+        ;;
+    '--log-level')
+        __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
+        return
+        ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--mqtt-host')
+        return
+        ;;
+    '--dialect')
+        return
+        ;;
+    '--sts-order')
+        return
+        ;;
+    esac
+}
+
 _nearby_demo() {
     repeating_flags=()
     non_repeating_flags=(--on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--scenario --accessories --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
+    non_repeating_options=(--scenario --accessories --role --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -280,6 +377,9 @@ _nearby_demo() {
         return
         ;;
     '--accessories')
+        return
+        ;;
+    '--role')
         return
         ;;
     '--speed')

@@ -103,6 +103,24 @@ public struct HCIOpcode: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let leExtendedCreateConnection = HCIOpcode(rawValue: 0x2043)
     /// LE Read Buffer Size v2 (0x2060).
     public static let leReadBufferSizeV2 = HCIOpcode(rawValue: 0x2060)
+    /// LE Set Advertising Parameters (0x2006).
+    public static let leSetAdvertisingParameters = HCIOpcode(rawValue: 0x2006)
+    /// LE Set Advertising Data (0x2008).
+    public static let leSetAdvertisingData = HCIOpcode(rawValue: 0x2008)
+    /// LE Set Scan Response Data (0x2009).
+    public static let leSetScanResponseData = HCIOpcode(rawValue: 0x2009)
+    /// LE Set Advertising Enable (0x200A).
+    public static let leSetAdvertisingEnable = HCIOpcode(rawValue: 0x200A)
+    /// LE Set Advertising Set Random Address (0x2035).
+    public static let leSetAdvertisingSetRandomAddress = HCIOpcode(rawValue: 0x2035)
+    /// LE Set Extended Advertising Parameters (0x2036).
+    public static let leSetExtendedAdvertisingParameters = HCIOpcode(rawValue: 0x2036)
+    /// LE Set Extended Advertising Data (0x2037).
+    public static let leSetExtendedAdvertisingData = HCIOpcode(rawValue: 0x2037)
+    /// LE Set Extended Scan Response Data (0x2038).
+    public static let leSetExtendedScanResponseData = HCIOpcode(rawValue: 0x2038)
+    /// LE Set Extended Advertising Enable (0x2039).
+    public static let leSetExtendedAdvertisingEnable = HCIOpcode(rawValue: 0x2039)
 
     /// The command's name, e.g. "LE Set Scan Enable"; `"OGF 0xNN OCF 0xNNNN"` for unknown ones.
     public var name: String {
@@ -127,6 +145,7 @@ public struct HCIOpcode: RawRepresentable, Sendable, Hashable, CustomStringConve
         case 0x2005: return "LE Set Random Address"
         case 0x2006: return "LE Set Advertising Parameters"
         case 0x2008: return "LE Set Advertising Data"
+        case 0x2009: return "LE Set Scan Response Data"
         case 0x200A: return "LE Set Advertising Enable"
         case 0x200B: return "LE Set Scan Parameters"
         case 0x200C: return "LE Set Scan Enable"
@@ -148,6 +167,11 @@ public struct HCIOpcode: RawRepresentable, Sendable, Hashable, CustomStringConve
         case 0x2021: return "LE Remote Connection Parameter Request Negative Reply"
         case 0x2022: return "LE Set Data Length"
         case 0x2032: return "LE Set PHY"
+        case 0x2035: return "LE Set Advertising Set Random Address"
+        case 0x2036: return "LE Set Extended Advertising Parameters"
+        case 0x2037: return "LE Set Extended Advertising Data"
+        case 0x2038: return "LE Set Extended Scan Response Data"
+        case 0x2039: return "LE Set Extended Advertising Enable"
         case 0x2041: return "LE Set Extended Scan Parameters"
         case 0x2042: return "LE Set Extended Scan Enable"
         case 0x2043: return "LE Extended Create Connection"

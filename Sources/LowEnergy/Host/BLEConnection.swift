@@ -61,9 +61,12 @@ public actor BLEConnection {
     private let broadcaster: Broadcaster<ConnectionEvent>
     private let endReason = Mutex<HCIStatus?>(nil)
     private var readerTask: Task<Void, Never>?
+    /// The GATT server that answers the peer's ATT client, if the host serves attributes.
+    private let attributeServer: GATTServer?
 
     init(complete: LEConnectionComplete, hci: HCIHost, localMTU: UInt16, attTimeout: Duration, localAddress: IdentityAddress,
-         securityContext: SecurityContext, logger: Logger) {
+         securityContext: SecurityContext, attributeServer: GATTServer? = nil, logger: Logger) {
+        self.attributeServer = attributeServer
         self.handle = complete.handle
         self.role = complete.role == 0 ? .central : .peripheral
         self.peerAddress = complete.peerAddress
@@ -152,9 +155,18 @@ public actor BLEConnection {
         }
         switch frame.channel {
         case L2CAPFrame.attributeProtocolChannel:
+            if let server = attributeServer, let opcode = frame.payload.first, GATTServer.handles(opcode: opcode) {
+                // The peer's client asks this host's server.
+                if let reply = await server.handle(frame.payload, from: self) {
+                    await send(channel: L2CAPFrame.attributeProtocolChannel, reply)
+                }
+                return
+            }
+            let mtu = gatt.mtu
             if let reply = bearer.receive(frame.payload) {
                 await send(channel: L2CAPFrame.attributeProtocolChannel, reply)
             }
+            if gatt.mtu != mtu { broadcaster.yield(.mtuChanged(gatt.mtu)) }
         case L2CAPFrame.leSignalingChannel:
             await handleSignaling(frame.payload)
         case L2CAPFrame.securityManagerChannel:
@@ -192,6 +204,13 @@ public actor BLEConnection {
         } catch {
             logger.debug("could not answer on L2CAP channel 0x\(hex(channel)): \(error)")
         }
+    }
+
+    /// Sends one ATT PDU from this host's server (a notification or indication).
+    /// - Throws: ``BluetoothError/disconnected(reason:)`` once the link is down, transport errors.
+    nonisolated func sendAttributePDU(_ pdu: [UInt8]) async throws(BluetoothError) {
+        if let reason = disconnectionReason { throw .disconnected(reason: reason) }
+        try await hci.sendACL(handle: handle, pdu: L2CAPFrame(channel: L2CAPFrame.attributeProtocolChannel, payload: pdu).bytes)
     }
 
     /// Exchanges MTUs (``GATTClient/exchangeMTU()``) and reports the change as an event.
@@ -293,6 +312,9 @@ public actor BLEConnection {
         logger.info("disconnected: \(reason)")
         let security = security
         Task { await security.connectionEnded(reason: reason) }
+        if let server = attributeServer {
+            Task { await server.connectionEnded(self, reason: reason) }
+        }
         bearer.fail(.disconnected(reason: reason))
         broadcaster.yield(.disconnected(reason: reason))
         broadcaster.finish()

@@ -76,6 +76,8 @@ public actor BLEHost {
     }
     private var pendingConnect: PendingConnect?
     private var connections: [UInt16: BLEConnection] = [:]
+    /// The GATT server every new connection's client is answered by (`nil`: none).
+    private var gattServer: GATTServer?
 
     /// Creates a host over an opened transport. Call ``start()`` before anything else.
     /// - Parameter logger: where the host logs (label it; the CLI configures the level).
@@ -113,6 +115,12 @@ public actor BLEHost {
 
     /// The connections that are up.
     public var activeConnections: [BLEConnection] { Array(connections.values) }
+
+    /// Serves `server`'s attributes to the ATT client of every connection made from now on
+    /// (`nil`: none; requests then get errors). Set it before advertising.
+    public func setGATTServer(_ server: GATTServer?) {
+        gattServer = server
+    }
 
     /// Replaces the security context for connections made from now on.
     public func setSecurity(_ context: SecurityContext) {
@@ -658,11 +666,13 @@ public actor BLEHost {
                 Task { _ = try? await hci.execute(.disconnect(handle: complete.handle, reason: .remoteUserTerminatedConnection)) }
                 return
             }
-            let options = pendingConnect?.options ?? ConnectionOptions()
+            // A central connecting to this host offers the peripheral MTU; our own attempts theirs.
+            let options = complete.role == 0 ? pendingConnect?.options ?? ConnectionOptions() : ConnectionOptions()
+            let localMTU = complete.role == 0 ? options.preferredMTU ?? UInt16(attDefaultMTU) : configuration.peripheralMTU
             let local = IdentityAddress(address: ownAddress ?? .zero, type: ownAddressType)
             let connection = BLEConnection(
-                complete: complete, hci: hci, localMTU: options.preferredMTU ?? UInt16(attDefaultMTU),
-                attTimeout: options.attTimeout, localAddress: local, securityContext: security, logger: logger)
+                complete: complete, hci: hci, localMTU: localMTU, attTimeout: options.attTimeout, localAddress: local,
+                securityContext: security, attributeServer: gattServer, logger: logger)
             connections[complete.handle] = connection
             if let inbound = await hci.inboundPDUs(handle: complete.handle) {
                 await connection.activate(inbound: inbound)

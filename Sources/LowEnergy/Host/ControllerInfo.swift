@@ -90,6 +90,9 @@ public struct BLEHostConfiguration: Sendable, Hashable {
     /// Keep connections a central makes to this host (it advertised); default `false`: such
     /// links are disconnected (a host that never advertises should not get them).
     public var acceptsPeripheralConnections = false
+    /// The ATT_MTU this host offers a central that connected to it (its receive MTU in the
+    /// central's MTU exchange); 247 fits a 251-byte LE data PDU. Default 247.
+    public var peripheralMTU: UInt16 = 247
 
     /// Creates a configuration: 2 s command timeout, 5 s reset timeout, random static own
     /// address, automatic command set.

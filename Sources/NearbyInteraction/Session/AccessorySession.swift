@@ -150,24 +150,9 @@ public actor AccessorySession {
     /// Starts the session (no-op if already started).
     public func start() {
         guard runTask == nil, !state.isFinal else { return }
-        let mailbox = mailbox
-        let channel = channel
-        let tick = configuration.tickInterval
-        pumps = [
-            Task {
-                for await message in channel.messages { mailbox.post(.message(message, at: .now)) }
-                mailbox.post(.messagesEnded)
-            },
-            Task {
-                for await event in channel.events { mailbox.post(.link(event)) }
-            },
-            Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: tick)
-                    mailbox.post(.tick(at: MonotonicTime.seconds()))
-                }
-            },
-        ]
+        pumps = SessionPumps.start(
+            channel: channel, into: mailbox, tickInterval: configuration.tickInterval, message: { .message($0, at: $1) },
+            ended: .messagesEnded, link: { .link($0) }, tick: { .tick(at: $0) })
         runTask = Task { await self.run() }
     }
 

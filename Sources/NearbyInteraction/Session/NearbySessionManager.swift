@@ -55,13 +55,7 @@ public actor NearbySessionManager {
         self.logger = logger
         let events = Mailbox<NearbySessionEvent>(capacity: eventCapacity ?? configuration.queueCapacity * 8)
         self.events = events
-        let deviceEvents = client.events()
-        deviceForwarder = Task {
-            for await event in deviceEvents {
-                if case .deviceStateChanged = event { continue }
-                events.post(NearbySessionEvent(accessory: nil, time: MonotonicTime.seconds(), kind: .device(event)))
-            }
-        }
+        deviceForwarder = SessionPumps.forwardDeviceEvents(of: client, to: events)
     }
 
     /// Adds an accessory and starts its session.

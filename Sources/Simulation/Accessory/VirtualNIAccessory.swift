@@ -1,12 +1,14 @@
 public import Logging
 public import LowEnergy
+public import NearbyInteraction
 public import NIProtocol
 public import UCI
 public import UWBDevice
 
-/// A virtual Nearby Interaction accessory: the accessory side of the NI protocol (our own code,
-/// modelled on Qorvo's firmware), speaking over a ``DataChannel`` and ranging through its own
-/// ``UCIClient``, typically on a device of a ``VirtualUWBSWorld`` placed as a scenario accessory.
+/// A virtual Nearby Interaction accessory: the accessory role of `NearbyInteraction`
+/// (`AccessoryRoleSession`, the code `nearby accessory` runs) configured like Qorvo's firmware,
+/// speaking over a ``DataChannel`` and ranging through its own ``UCIClient``, typically on a
+/// device of a ``VirtualUWBSWorld`` placed as a scenario accessory; plus firmware faults.
 ///
 /// | Receives | Does |
 /// |---|---|
@@ -24,7 +26,7 @@ public import UWBDevice
 ///
 /// Faults (``VirtualNIAccessoryFault``) make it slow, malformed or silent; ``stopRanging()``
 /// stops mid-session and sends 0x03; ``loseLink()`` drops the BLE link.
-public actor VirtualNIAccessory {
+public actor VirtualNIAccessory: AccessoryRoleInterceptor {
     /// What it announces.
     public nonisolated let configuration: VirtualNIAccessoryConfiguration
     /// Its end of the data channel.
@@ -35,27 +37,11 @@ public actor VirtualNIAccessory {
 
     /// The faults in effect.
     public private(set) var faults: Set<VirtualNIAccessoryFault> = []
-    /// Every message ID received and answered, in order (for tests).
-    public private(set) var received: [NIMessageID] = []
     /// How many messages were ignored because of the ``VirtualNIAccessoryFault/silent`` fault.
     public private(set) var ignoredCount = 0
-    /// The session ID of the running session, `nil` when not ranging.
-    public private(set) var runningSessionID: UInt32?
-    /// Every session ID it started, in order.
-    public private(set) var startedSessionIDs: [UInt32] = []
-    /// configureAndStart messages answered 0x02 without starting a session, because no
-    /// initialize came after the last stop (Qorvo's missing `niq_reinit()`).
-    public private(set) var staleStarts = 0
-    /// The FiRa parameters of the last session it configured.
-    public private(set) var lastParameters: FiRaSessionParameters?
 
-    private var session: UWBSession?
-    private var dialect: NIDialect = .apple
-    /// `false` once a session stopped, until the next initialize (Qorvo's `niq_reinit()`).
-    private var initialized = true
+    private var session: AccessoryRoleSession?
     private var invalidAnswers = 0
-    private var tasks: [Task<Void, Never>] = []
-    private var started = false
 
     /// Creates an accessory.
     /// - Parameters:
@@ -73,34 +59,46 @@ public actor VirtualNIAccessory {
         self.client = UCIClient(transport: transport, logger: logger)
     }
 
+    /// Every message ID received and answered, in order (for tests).
+    public var received: [NIMessageID] {
+        get async { await session?.received ?? [] }
+    }
+    /// The session ID of the running session, `nil` when not ranging.
+    public var runningSessionID: UInt32? {
+        get async { await session?.runningSessionID }
+    }
+    /// Every session ID it started, in order.
+    public var startedSessionIDs: [UInt32] {
+        get async { await session?.startedSessionIDs ?? [] }
+    }
+    /// configureAndStart messages answered 0x02 without starting a session, because no
+    /// initialize came after the last stop (Qorvo's missing `niq_reinit()`).
+    public var staleStarts: Int {
+        get async { await session?.staleStarts ?? 0 }
+    }
+    /// The FiRa parameters of the last session it configured.
+    public var lastParameters: FiRaSessionParameters? {
+        get async { await session?.lastParameters }
+    }
+
     /// Opens its dev kit and starts answering messages.
     /// - Throws: the client's error if the dev kit does not open.
     public func start() async throws(UCIClientError) {
-        guard !started else { return }
-        started = true
+        guard session == nil else { return }
         try await client.open()
-        let channel = channel
-        tasks = [
-            Task { [weak self] in
-                for await message in channel.messages {
-                    guard let self else { return }
-                    await self.handle(message)
-                }
-            },
-            Task { [weak self] in
-                for await event in channel.events {
-                    guard let self else { return }
-                    await self.handle(event)
-                }
-            },
-        ]
+        let role = AccessoryRoleConfiguration(
+            profile: configuration.profile, requiresInitializeAfterStop: configuration.requiresInitializeAfterStop,
+            endsOnDisconnection: false)
+        let session = AccessoryRoleSession(
+            phone: AccessoryIdentity(id: "host"), channel: channel, client: client, configuration: role, output: nil,
+            interceptor: self, logger: logger)
+        self.session = session
+        await session.start()
     }
 
     /// Stops answering, closes the session and the dev kit.
     public func shutdown() async {
-        for task in tasks { task.cancel() }
-        tasks = []
-        await closeSession()
+        await session?.stop()
         await client.close()
     }
 
@@ -108,7 +106,7 @@ public actor VirtualNIAccessory {
     public func setFault(_ fault: VirtualNIAccessoryFault, _ on: Bool = true) async {
         if on {
             faults.insert(fault)
-            if fault == .silent { await stopSession() }
+            if fault == .silent { await session?.stopRanging(notify: false) }
             if fault == .invalidConfigurationOnce { invalidAnswers = 0 }
         } else {
             faults.remove(fault)
@@ -118,8 +116,7 @@ public actor VirtualNIAccessory {
     /// Stops ranging mid-session (as if the firmware ended it) and sends accessoryUwbDidStop
     /// (0x03).
     public func stopRanging() async {
-        await stopSession()
-        await send(.accessoryUWBDidStop)
+        await session?.stopRanging(notify: true)
     }
 
     /// Drops the BLE link (both ends see a disconnection with `reason`); needs an
@@ -128,135 +125,23 @@ public actor VirtualNIAccessory {
         (channel as? InMemoryDataChannel)?.simulateLinkLoss(reason: reason)
     }
 
-    // MARK: Messages
-
-    private func handle(_ bytes: [UInt8]) async {
-        guard !faults.contains(.silent) else {
+    /// The faults, applied before the session handles a message.
+    public func intercept(_ id: NIMessageID) async -> AccessoryRoleIntercept {
+        if faults.contains(.silent) {
             ignoredCount += 1
-            return
+            return .ignore
         }
-        let message: NIMessage
-        do {
-            message = try NIMessage(decoding: bytes, dialect: nil)
-        } catch {
-            logger.notice("undecodable message: \(error)")
-            return
-        }
-        received.append(message.id)
-        logger.debug("< \(message.id)")
-        switch message {
-        case .initialize, .androidInitialize:
-            dialect = message == .initialize ? .apple : .android
-            await stopSession()
-            initialized = true
-            await answerInitialize()
-        case .configureAndStart(let shareable):
-            let parameters = NIFiRaDerivation.accessoryParameters(
-                shareable: shareable, accessory: configuration.accessoryConfigurationData().uwbConfiguration,
-                keyByteOrder: configuration.keyByteOrder)
-            await configure(sessionID: shareable.sessionID, parameters: parameters)
-        case .androidConfigureAndStart(let phone):
-            guard let device = try? configuration.androidConfigurationData() else { return }
-            guard let profile = AndroidConfigProfile.nxp(configID: phone.profileID, slotsPerRound: configuration.androidSlotsPerRound) else {
-                // NXP's UwbApi_ConfigureData_Android: "Profile ID not supported", and the demo sends nothing.
-                logger.warning("config ID \(phone.profileID) is not supported: no answer")
-                return
-            }
-            let parameters = NIFiRaDerivation.accessoryParameters(
-                phone: phone, accessory: device, profile: profile, rangingIntervalMS: configuration.androidRangingIntervalMS)
-            await configure(sessionID: phone.sessionID, parameters: parameters)
-        case .stop:
-            await stopSession()
-            await send(.accessoryUWBDidStop)
-        default:
-            break
-        }
-    }
-
-    private func answerInitialize() async {
+        guard id == .initialize || id == .androidInitialize else { return .handle }
         for fault in faults {
             if case .slowConfiguration(let delay) = fault { try? await Task.sleep(for: delay) }
         }
-        if faults.contains(.invalidConfiguration) || (faults.contains(.invalidConfigurationOnce) && invalidAnswers == 0) {
-            // uwbConfigDataLength 12: too short to hold the accessory's MAC address.
-            if !faults.contains(.invalidConfiguration) { invalidAnswers += 1 }
-            var bytes = Array(configuration.accessoryConfigurationData().encoded().prefix(AccessoryConfigurationData.headerByteCount))
-            bytes[AccessoryConfigurationData.headerByteCount - 1] = 12
-            await send(raw: [NIMessageID.accessoryConfigurationData.rawValue] + bytes + Array(repeating: 0, count: 12))
-            return
+        guard faults.contains(.invalidConfiguration) || (faults.contains(.invalidConfigurationOnce) && invalidAnswers == 0) else {
+            return .handle
         }
-        switch dialect {
-        case .apple:
-            await send(.accessoryConfigurationData(configuration.accessoryConfigurationData()))
-        case .android:
-            do {
-                await send(.androidAccessoryConfigurationData(try configuration.androidConfigurationData()))
-            } catch {
-                logger.error("cannot build the Android configuration: \(error)")
-            }
-        }
-    }
-
-    private func configure(sessionID: UInt32, parameters: FiRaSessionParameters) async {
-        if configuration.requiresInitializeAfterStop, !initialized {
-            // Qorvo: without niq_reinit() the next session does not start, yet 0x02 goes out.
-            logger.notice("configureAndStart without initialize after a stop: answered, not started")
-            staleStarts += 1
-            await closeSession()
-            await send(.accessoryUWBDidStart)
-            return
-        }
-        await closeSession()
-        do {
-            let session = try await client.openSession(id: sessionID, parameters: parameters)
-            self.session = session
-            lastParameters = parameters
-            try await session.start()
-            runningSessionID = sessionID
-            startedSessionIDs.append(sessionID)
-            // Qorvo sends 0x02 as soon as its start call returns OK.
-            await send(.accessoryUWBDidStart)
-        } catch {
-            logger.warning("cannot start session \(sessionID): \(error)")
-            await closeSession()
-            await send(.accessoryUWBDidStop)
-        }
-    }
-
-    private func handle(_ event: DataChannelEvent) async {
-        if case .disconnected = event {
-            logger.info("link lost: stopping the session")
-            await stopSession()
-        }
-    }
-
-    /// Stops the session (if any): from now on a fresh initialize is needed.
-    private func stopSession() async {
-        if session != nil { initialized = false }
-        await closeSession()
-    }
-
-    private func closeSession() async {
-        guard let session else { return }
-        self.session = nil
-        runningSessionID = nil
-        do {
-            try await session.close()
-        } catch {
-            logger.debug("closing session \(session.id): \(error.reason)")
-        }
-    }
-
-    private func send(_ message: NIMessage) async {
-        await send(raw: message.encoded())
-    }
-
-    private func send(raw bytes: [UInt8]) async {
-        do {
-            try await channel.send(bytes)
-            logger.debug("> \(bytes.first.map { NIMessageID(rawValue: $0) }.map { "\($0)" } ?? "?")")
-        } catch {
-            logger.notice("cannot send: \(error)")
-        }
+        // uwbConfigDataLength 12: too short to hold the accessory's MAC address.
+        if !faults.contains(.invalidConfiguration) { invalidAnswers += 1 }
+        var bytes = Array(configuration.accessoryConfigurationData().encoded().prefix(AccessoryConfigurationData.headerByteCount))
+        bytes[AccessoryConfigurationData.headerByteCount - 1] = 12
+        return .answer([NIMessageID.accessoryConfigurationData.rawValue] + bytes + Array(repeating: 0, count: 12))
     }
 }

@@ -71,34 +71,28 @@ public struct VirtualNIAccessoryConfiguration: Sendable, Hashable {
         self.trailingBytes = trailingBytes
     }
 
-    /// Qorvo's IDs (specs/reference/ni-accessory-protocol.md §3.2): manufacturer `3F F5 03 00`, model `B8 0B 00 00`, middleware
-    /// `00 00 01 01`.
-    static let manufacturerID: UInt32 = 0x0003_F53F
-    static let modelID: UInt32 = 0x0000_0BB8
-    static let middlewareVersion: UInt32 = 0x0101_0000
+    /// The accessory-role profile it runs with: Qorvo's IDs (manufacturer `3F F5 03 00`, model
+    /// `B8 0B 00 00`, middleware `00 00 01 01`), this configuration's fields, NXP's Android chip
+    /// fields (chip 0x0100, firmware 0x0203, middleware 0x010000).
+    public var profile: AccessoryRoleProfile {
+        let extra = (0..<max(0, extraConfigurationBytes)).map { UInt8(truncatingIfNeeded: 0xE0 + $0) }
+        let trailing = (0..<max(0, trailingBytes)).map { UInt8(truncatingIfNeeded: 0xF0 + $0) }
+        return AccessoryRoleProfile(
+            address: address, role: role, layout: layout, clockDriftPPM: clockDriftPPM, requestedParameters: requestedParameters,
+            updateRate: updateRate, keyByteOrder: keyByteOrder, extraConfigurationBytes: extra, trailingBytes: trailing,
+            androidProfileIDs: androidProfileIDs, androidRoles: androidRoles, androidRangingIntervalMS: androidRangingIntervalMS,
+            androidSlotsPerRound: androidSlotsPerRound)
+    }
 
     /// The accessory configuration data it sends (Apple dialect).
     public func accessoryConfigurationData() -> AccessoryConfigurationData {
-        let drift: UInt16? = layout >= .v1_1 ? clockDriftPPM : nil
-        let requested: UWBConfigurationData.RequestedRangingParameters? = layout >= .v2_0 ? requestedParameters : nil
-        let room = UWBConfigurationData.maximumByteCount - UWBConfigurationData.byteCount(of: layout)
-        let extra = (0..<min(max(0, extraConfigurationBytes), room)).map { UInt8(truncatingIfNeeded: 0xE0 + $0) }
-        let trailing = (0..<max(0, trailingBytes)).map { UInt8(truncatingIfNeeded: 0xF0 + $0) }
-        // Both builders only throw for a 2.0 layout without a drift, more than 64 bytes or a
-        // reserved field of the wrong size, which this configuration cannot produce.
-        let uwb = try! UWBConfigurationData(
-            manufacturerID: Self.manufacturerID, modelID: Self.modelID, middlewareVersion: Self.middlewareVersion,
-            rangingRole: role, deviceAddress: address, maxClockDriftPPM: drift, requestedParameters: requested,
-            extraBytes: extra)
-        return try! AccessoryConfigurationData(preferredUpdateRate: updateRate, uwbConfiguration: uwb, trailingBytes: trailing)
+        profile.accessoryConfigurationData()
     }
 
     /// The UwbDeviceConfigData it sends (Android dialect).
     /// - Throws: `NIProtocolError` when ``androidRoles`` is empty or has unknown bits.
     public func androidConfigurationData() throws(NIProtocolError) -> UWBDeviceConfigData {
-        try UWBDeviceConfigData(
-            chipID: 0x0100, chipFirmwareVersion: 0x0203, middlewareVersion: 0x010000, supportedProfileIDs: androidProfileIDs,
-            supportedRoles: androidRoles, deviceAddress: address)
+        try profile.androidConfigurationData()
     }
 }
 

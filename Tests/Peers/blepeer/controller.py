@@ -250,6 +250,31 @@ class TestController(Controller):
             self.acl_outstanding = 0
         return super().on_hci_reset_command(command)
 
+    # What the host under test advertises (accessory-role tests check the exact bytes).
+    def on_hci_le_set_advertising_data_command(self, command):
+        self.report(f'ADV-DATA legacy data={bytes(command.advertising_data).hex()}')
+        return super().on_hci_le_set_advertising_data_command(command)
+
+    def on_hci_le_set_scan_response_data_command(self, command):
+        self.report(f'SCAN-RESPONSE-DATA legacy data={bytes(command.scan_response_data).hex()}')
+        return super().on_hci_le_set_scan_response_data_command(command)
+
+    def on_hci_le_set_extended_advertising_data_command(self, command):
+        self.report(f'ADV-DATA extended data={bytes(command.advertising_data).hex()}')
+        return super().on_hci_le_set_extended_advertising_data_command(command)
+
+    def on_hci_le_set_extended_scan_response_data_command(self, command):
+        self.report(f'SCAN-RESPONSE-DATA extended data={bytes(command.scan_response_data).hex()}')
+        return super().on_hci_le_set_extended_scan_response_data_command(command)
+
+    def on_hci_le_set_advertising_enable_command(self, command):
+        self.report(f'ADV-ENABLE legacy enable={command.advertising_enable}')
+        return super().on_hci_le_set_advertising_enable_command(command)
+
+    def on_hci_le_set_extended_advertising_enable_command(self, command):
+        self.report(f'ADV-ENABLE extended enable={command.enable}')
+        return super().on_hci_le_set_extended_advertising_enable_command(command)
+
     def on_hci_le_set_scan_enable_command(self, command):
         self.scan_is_extended = False
         if command.le_scan_enable:

@@ -22,6 +22,7 @@ from .accessory import Accessory
 from .security import IO_CAPABILITIES, SecurityOptions
 from .behaviour import Behaviour, load as load_behaviour
 from .controller import TestController
+from .phone import SCRIPTS as PHONE_SCRIPTS, start_phones
 from .transport import open_h4_transport
 
 DEFAULT_ADDRESS = 'F0:F1:F2:F3:F4:F5'
@@ -60,6 +61,12 @@ class PeerOptions:
     encrypt_as_central: bool = False
     reencrypt_as_central: bool = False
     rpa_irk: bytes | None = None
+    second_transport: str | None = None
+    phones: int = 0
+    phone_scripts: list[str] = dataclasses.field(default_factory=list)
+    phone_service: str = '2E938FD0-6A61-11ED-A1EB-0242AC120002'  # Qorvo QNIS
+    phone_hold: float = 1.0
+    phone_mtu: int = 185
 
     def accessory_addresses(self) -> list[str]:
         """The first accessory uses `address`; the others count up its last byte."""
@@ -79,6 +86,9 @@ class BLEPeer:
         self.behaviour = behaviour or load_behaviour('echo')
         self.transport = None
         self.c0: TestController | None = None
+        self.c0b: TestController | None = None
+        self.second_transport = None
+        self.phones = []
         self.accessories: list[Accessory] = []
 
     @property
@@ -125,6 +135,12 @@ class BLEPeer:
             no_connect_while_scanning=options.no_connect_while_scanning,
             report=report,
         )
+        if options.second_transport:
+            # A second host under test on the same air (our phone role and our accessory role).
+            self.second_transport = await open_h4_transport(options.second_transport)
+            self.c0b = TestController(
+                'C0B', host_source=self.second_transport.source, host_sink=self.second_transport.sink, link=link,
+                public_address='C0:11:22:33:44:66', strict=options.strict, report=report)
         for index, address in enumerate(options.accessory_addresses()):
             adv, scan_response = self.advertising_payloads(index)
             accessory = Accessory(
@@ -143,11 +159,15 @@ class BLEPeer:
             )
             await accessory.start()
             self.accessories.append(accessory)
+        if options.phones:
+            self.phones = await start_phones(
+                link, options.phones, options.phone_scripts, service=options.phone_service, hold=options.phone_hold,
+                mtu=options.phone_mtu, report=report)
         if options.connect_to:
             asyncio.get_running_loop().create_task(self.accessories[0].connect_to(
                 options.connect_to, pair=options.pair_as_central, encrypt=options.encrypt_as_central,
                 reencrypt=options.reencrypt_as_central))
-        adv, scan_response = self.advertising_payloads()
+        adv, scan_response = self.advertising_payloads() if options.accessories else (b'', b'')
         report(
             f'READY transport={options.transport} address={",".join(options.accessory_addresses())} '
             f'adv={adv.hex()} scan_response={scan_response.hex()}'
@@ -156,6 +176,8 @@ class BLEPeer:
     async def close(self) -> None:
         if self.transport is not None:
             await self.transport.close()
+        if self.second_transport is not None:
+            await self.second_transport.close()
 
 
 def _company_and_bytes(text: str) -> tuple[int, bytes]:
@@ -227,6 +249,13 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
                         help='claims extended advertising but answers LE Extended Create Connection with 0x01')
     quirks.add_argument('--no-connect-while-scanning', action='store_true',
                         help='refuse LE (Extended) Create Connection with 0x0C while scanning')
+    role = parser.add_argument_group('the host under test as an accessory (blepeer/phone.py)')
+    role.add_argument('--phones', type=int, default=0, help='phones (centrals) that find and use the accessory')
+    role.add_argument('--phone-script', default='ni', help='comma-separated script per phone (the last repeats): ' + ', '.join(PHONE_SCRIPTS))
+    role.add_argument('--phone-service', default=services.QORVO_SERVICE, help='the service UUID phones look for')
+    role.add_argument('--phone-hold', type=float, default=1.0, help='seconds ni-stop / ni-leave range before stopping')
+    role.add_argument('--phone-mtu', type=int, default=185, help='the ATT_MTU phones ask for (iPhones: 185 or more)')
+    role.add_argument('--second-port', type=int, help='a second controller on tcp-server:127.0.0.1:PORT (another host under test)')
     parser.add_argument('--log-level', default='WARNING')
     args = parser.parse_args(argv)
     options = PeerOptions(
@@ -260,6 +289,12 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
         encrypt_as_central=args.encrypt_as_central,
         reencrypt_as_central=args.reencrypt_as_central,
         rpa_irk=bytes.fromhex(args.rpa_irk)[::-1] if args.rpa_irk else None,  # Bumble keeps keys LSB first
+        second_transport=f'tcp-server:127.0.0.1:{args.second_port}' if args.second_port else None,
+        phones=args.phones,
+        phone_scripts=[s for s in args.phone_script.split(',') if s],
+        phone_service=args.phone_service,
+        phone_hold=args.phone_hold,
+        phone_mtu=args.phone_mtu,
     )
     return options, args.behaviour, args.log_level
 

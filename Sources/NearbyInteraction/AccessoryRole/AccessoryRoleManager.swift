@@ -1,0 +1,87 @@
+public import Logging
+public import LowEnergy
+public import NearbySupport
+public import NIProtocol
+public import UWBDevice
+
+/// The accessory role for several phones at once on one kit: one ``AccessoryRoleSession`` per
+/// connected phone (its own data channel, its own FiRa session on the shared ``UCIClient``),
+/// every session reporting on one queue of ``events``. A phone that misbehaves or leaves never
+/// disturbs the others.
+///
+/// ```swift
+/// let manager = AccessoryRoleManager(client: client, configuration: AccessoryRoleConfiguration(profile: profile))
+/// for await channel in dataChannels.channels {
+///     try await manager.add(AccessoryIdentity(id: channel.peerAddress.description), channel: channel)
+/// }
+/// ```
+public actor AccessoryRoleManager {
+    /// The kit.
+    public nonisolated let client: UCIClient
+    /// The settings of every phone's session.
+    public nonisolated let configuration: AccessoryRoleConfiguration
+    /// Every session's events and the kit's, in arrival order; ends after ``stop()``. Updates
+    /// that carry no event are dropped (oldest first, counted) when the consumer falls behind.
+    public nonisolated let events: Mailbox<NearbySessionEvent>
+
+    private let logger: Logger
+    private var sessions: [String: AccessoryRoleSession] = [:]
+    private var order: [String] = []
+    private var deviceForwarder: Task<Void, Never>?
+    private var stopped = false
+
+    /// Creates a manager on an opened client.
+    public init(client: UCIClient, configuration: AccessoryRoleConfiguration, logger: Logger = Logger(label: "nearby.ni.accessory-role")) {
+        self.client = client
+        self.configuration = configuration
+        self.logger = logger
+        let events = Mailbox<NearbySessionEvent>(capacity: configuration.ranging.queueCapacity * 8)
+        self.events = events
+        deviceForwarder = SessionPumps.forwardDeviceEvents(of: client, to: events)
+    }
+
+    /// Starts answering a connected phone. A phone whose previous session (same ID) is over
+    /// gets a new one.
+    /// - Returns: the session (started).
+    /// - Throws: ``NearbySessionManagerError`` when a session of that ID still runs, or after
+    ///   ``stop()``.
+    @discardableResult
+    public func add(_ phone: AccessoryIdentity, channel: any DataChannel) async throws(NearbySessionManagerError) -> AccessoryRoleSession {
+        guard !stopped else { throw NearbySessionManagerError("the accessory role was stopped; create a new manager") }
+        if let existing = sessions[phone.id] {
+            guard await existing.state.isFinal else {
+                throw NearbySessionManagerError("phone \(phone) already has a session; it must disconnect first")
+            }
+            order.removeAll { $0 == phone.id }
+        }
+        let session = AccessoryRoleSession(phone: phone, channel: channel, client: client, configuration: configuration,
+                                           output: events, logger: logger)
+        sessions[phone.id] = session
+        order.append(phone.id)
+        await session.start()
+        return session
+    }
+
+    /// The session of phone `id`, if any.
+    public func session(for id: String) -> AccessoryRoleSession? { sessions[id] }
+
+    /// Every session, in the order the phones came.
+    public var allSessions: [AccessoryRoleSession] { order.compactMap { sessions[$0] } }
+
+    /// Updates dropped from ``events`` so far.
+    public nonisolated var droppedUpdates: Int { events.droppedCount }
+
+    /// Stops every session (each stops and deinitializes its kit session and tells its phone
+    /// 0x03), then ends ``events``. The client stays open.
+    public func stop() async {
+        guard !stopped else { return }
+        stopped = true
+        await withTaskGroup(of: Void.self) { group in
+            for session in allSessions {
+                group.addTask { await session.stop() }
+            }
+        }
+        deviceForwarder?.cancel()
+        events.finish()
+    }
+}

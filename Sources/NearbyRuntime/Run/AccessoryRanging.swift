@@ -1,0 +1,255 @@
+public import Accessories
+public import Logging
+public import LowEnergy
+public import NIProtocol
+public import NearbyInteraction
+public import Simulation
+import Synchronization
+import UCI
+public import UWBDevice
+
+/// What the accessory role serves and announces (`nearby accessory`'s flags, the
+/// `[accessory]` section of the configuration file).
+public struct AccessoryRoleSettings: Sendable, Hashable {
+    /// A service a phone can find and use.
+    public enum Service: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// Qorvo's QNIS data channel (what Qorvo's Nearby Interaction app looks for).
+        case qnis
+        /// Nordic UART (what Apple's sample app looks for).
+        case nus
+        /// Apple's Nearby Interaction service: the accessory configuration data, readable on a
+        /// paired link (iOS reads it for background sessions); needs a data channel beside it.
+        case apple
+
+        /// `qnis`, `nus` or `apple`.
+        public var description: String { rawValue }
+    }
+
+    /// The name advertised (scan response) and in the GAP service.
+    public var name: String
+    /// The services, the first data channel advertised (default `[.qnis]`).
+    public var services: [Service]
+    /// The UWB config data layout: 1.0 or 1.1 (default).
+    public var layout: ConfigurationDataVersion
+    /// The role announced (default responder).
+    public var role: NIRangingRole
+    /// A fixed UWB short MAC; `nil`: the one stored for the kit (made on first use).
+    public var address: UInt16?
+    /// Phones connected at once (advertising pauses at the limit). Default 4.
+    public var maximumPhones: Int
+    /// The advertising interval, ms. Default 100.
+    public var advertisingIntervalMilliseconds: Double
+    /// How VENDOR_ID and the STS IV go to UCI (iPhones: vendor-first).
+    public var keyByteOrder: UWBKeyByteOrder
+
+    /// Creates settings; every parameter has the default documented on its property.
+    public init(name: String = "nearby", services: [Service] = [.qnis], layout: ConfigurationDataVersion = .v1_1,
+                role: NIRangingRole = .responder, address: UInt16? = nil, maximumPhones: Int = 4,
+                advertisingIntervalMilliseconds: Double = 100, keyByteOrder: UWBKeyByteOrder = .vendorFirst) {
+        self.name = name
+        self.services = services
+        self.layout = layout
+        self.role = role
+        self.address = address
+        self.maximumPhones = maximumPhones
+        self.advertisingIntervalMilliseconds = advertisingIntervalMilliseconds
+        self.keyByteOrder = keyByteOrder
+    }
+
+    /// The data channels served, in order (Qorvo NI if only Apple's service was asked for).
+    public var dataChannels: [DataChannelService] {
+        let channels = services.compactMap { service -> DataChannelService? in
+            switch service {
+            case .qnis: .qorvoNI
+            case .nus: .nordicUART
+            case .apple: nil
+            }
+        }
+        return channels.isEmpty ? [.qorvoNI] : channels
+    }
+}
+
+/// The accessory role live (`nearby accessory`): the kit, the BLE controller as an advertising
+/// peripheral with the GATT server and the data channels, one ``NearbyInteraction/AccessoryRoleSession``
+/// per connected phone on an ``NearbyInteraction/AccessoryRoleManager``; feed ``manager``'s
+/// events to a ``RangingRun`` (the phones are its "accessories": hooks get the phone's ID).
+///
+/// ```swift
+/// let live = try await AccessoryRanging.open(uwb: nil, hci: try HCITransportSpec(parsing: "hci:0"),
+///                                            role: AccessoryRoleSettings(name: "door"), settings: settings)
+/// let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
+/// let consumer = Task { await run.consume(live.manager.events, droppedUpdates: { live.manager.droppedUpdates }) }
+/// // ... until done:
+/// await live.close(); await consumer.value; _ = await run.finish(interrupted: true)
+/// ```
+public final class AccessoryRanging: Sendable {
+    /// The kit's UCI client (open).
+    public let client: UCIClient
+    /// The BLE host (open, advertising).
+    public let host: BLEHost
+    /// The phones' sessions.
+    public let manager: AccessoryRoleManager
+    /// The advertiser.
+    public let advertiser: Advertiser
+    /// What the accessory announces.
+    public let profile: AccessoryRoleProfile
+    /// The GATT server.
+    public let server: GATTServer
+    private let channels: DataChannelServer
+    private let acceptor = Mutex<Task<Void, Never>?>(nil)
+    private let closed = Mutex(false)
+
+    private init(client: UCIClient, host: BLEHost, manager: AccessoryRoleManager, advertiser: Advertiser, profile: AccessoryRoleProfile,
+                 server: GATTServer, channels: DataChannelServer) {
+        self.client = client
+        self.host = host
+        self.manager = manager
+        self.advertiser = advertiser
+        self.profile = profile
+        self.server = server
+        self.channels = channels
+        let events = host.events()
+        Task { [weak self] in
+            for await event in events {
+                if case .transportClosed = event { self?.closed.withLock { $0 = true } }
+            }
+        }
+    }
+
+    /// Opens the kit (its device info makes the accessory configuration data), then the
+    /// controller; serves the GATT database, starts advertising and answering phones.
+    /// - Parameters:
+    ///   - uwb: the kit; `nil`: the only known kit on USB.
+    ///   - hci: the BLE controller.
+    ///   - role: what is served and announced.
+    ///   - addresses: where the kit's stable UWB MAC is kept (unless `role.address` is set);
+    ///     `nil`: a random one for this run.
+    ///   - security: pairing and bonds (phones pair Just Works to read encrypted characteristics).
+    ///   - settings: the pipeline (filter, zones, lost-after) and hooks.
+    /// - Throws: ``LiveRangingError`` naming the device that failed and what to do.
+    public static func open(
+        uwb: UWBDeviceTarget?, hci: HCITransportSpec, role: AccessoryRoleSettings, addresses: UWBAddressStore? = nil,
+        host hostConfiguration: BLEHostConfiguration = BLEHostConfiguration(), security: SecurityContext = SecurityContext(),
+        settings: RunSettings, logger: Logger = Logger(label: "nearby")
+    ) async throws(LiveRangingError) -> AccessoryRanging {
+        let target: UWBDeviceTarget
+        let client: UCIClient
+        let info: UCIDeviceInfo
+        do {
+            target = try uwb ?? .device(LiveRanging.onlyDevKit())
+            client = UCIClient(transport: target.makeTransport(world: .shared, logger: logger), logger: logger)
+            info = try await client.open()
+        } catch let error as LiveRangingError {
+            throw error
+        } catch {
+            throw LiveRangingError(device: .devKit, description: "\(error)")
+        }
+        var address = role.address ?? UInt16.random(in: 1...0xFFFE)
+        if role.address == nil, let addresses {
+            do {
+                address = try addresses.address(forKit: kitKey(target))
+            } catch {
+                await client.close()
+                throw LiveRangingError(device: .devKit, description: "the kit's UWB address: \(error)")
+            }
+        }
+        let profile = AccessoryRoleProfile(
+            deviceInfo: info, vendor: vendor(of: target), address: address, role: role.role, layout: role.layout,
+            keyByteOrder: role.keyByteOrder)
+        var configuration = hostConfiguration
+        configuration.acceptsPeripheralConnections = true
+        let host: BLEHost
+        do {
+            host = try await BLEHost.open(hci, configuration: configuration, security: security, logger: logger)
+        } catch {
+            await client.close()
+            throw LiveRangingError(device: .controller, description: "--hci \(hci): \(error)")
+        }
+        do {
+            var services = [GATTServerService.genericAccess(name: role.name), .genericAttribute]
+                + DataChannelServer.services(for: role.dataChannels)
+            if role.services.contains(.apple) {
+                services.append(AppleNearbyInteractionService.serverService(configurationData: profile.accessoryConfigurationData().encoded()))
+            }
+            let server = try GATTServer(services: services, logger: logger)
+            await host.setGATTServer(server)
+            let channels = try await DataChannelServer(server: server, host: host, services: role.dataChannels, logger: logger)
+            let advertiser = Advertiser(
+                host: host, configuration: .accessory(
+                    service: role.dataChannels[0].service, name: role.name, intervalMilliseconds: role.advertisingIntervalMilliseconds,
+                    maximumConnections: role.maximumPhones), logger: logger)
+            let manager = AccessoryRoleManager(
+                client: client, configuration: AccessoryRoleConfiguration(profile: profile, ranging: settings.session), logger: logger)
+            let live = AccessoryRanging(client: client, host: host, manager: manager, advertiser: advertiser, profile: profile,
+                                        server: server, channels: channels)
+            live.accept(logger: logger)
+            try await advertiser.start()
+            return live
+        } catch {
+            await host.close()
+            await client.close()
+            throw LiveRangingError(device: .controller, description: "--hci \(hci): \(error)")
+        }
+    }
+
+    /// Gives every phone that connects its session (its identity: its bonded identity address,
+    /// else the address it connected from).
+    private func accept(logger: Logger) {
+        let stream = channels.channels
+        let manager = manager
+        let limit = advertiser.configuration.maximumConnections
+        let task = Task {
+            for await channel in stream {
+                let connection = channel.connection
+                let bond = await connection.security.storedBond()
+                let id = (bond?.peerIdentity.address ?? connection.peerAddress).description
+                var running = 0
+                for session in await manager.allSessions where await !session.state.isFinal { running += 1 }
+                guard running < limit else {
+                    logger.warning("\(id) connected beyond the limit of \(limit) phones: disconnecting it")
+                    await channel.close()
+                    continue
+                }
+                do {
+                    try await manager.add(AccessoryIdentity(id: id), channel: channel)
+                } catch {
+                    logger.warning("\(error)")
+                    await channel.close()
+                }
+            }
+        }
+        acceptor.withLock { $0 = task }
+    }
+
+    /// `true` once the BLE controller is gone (its transport closed: nothing more can happen).
+    public var controllerClosed: Bool { closed.withLock { $0 } }
+
+    /// Stops advertising, stops every phone's session (0x03 to each, SESSION_STOP / DEINIT),
+    /// disconnects, closes the controller and the kit. The manager's events end.
+    public func close() async {
+        acceptor.withLock { $0?.cancel() }
+        channels.stop()
+        await advertiser.stop()
+        await manager.stop()
+        await host.close()
+        await client.close()
+    }
+
+    /// The key the kit's UWB address is stored under: `usb:VID:PID` (not the bus position,
+    /// which changes when it is replugged), the serial path, the TCP address, or `sim`.
+    static func kitKey(_ target: UWBDeviceTarget) -> String {
+        switch target {
+        case .simulator: "sim"
+        case .device(.usb(let vendor, let product, _, _)): UWBDeviceSpec.usb(vendorID: vendor, productID: product, bus: nil, address: nil).description
+        case .device(let spec): spec.description
+        }
+    }
+
+    /// Whose IDs the configuration data carries: NXP for an NXP kit of the catalogue, else Qorvo.
+    static func vendor(of target: UWBDeviceTarget) -> AccessoryRoleProfile.Vendor {
+        if case .device(.usb(let vendor, let product, _, _)) = target, DevKit.matching(vendorID: vendor, productID: product) == .sr150evk {
+            return .nxp
+        }
+        return .qorvo
+    }
+}
