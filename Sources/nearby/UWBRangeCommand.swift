@@ -81,6 +81,7 @@ struct UWBRangeCommand: AsyncParsableCommand {
     var verbose = false
 
     @OptionGroup var logging: LogOptions
+    @OptionGroup var uciLog: UCILogOptions
 
     func validate() throws {
         _ = try UWBClientSetup.spec(device)
@@ -112,9 +113,11 @@ struct UWBRangeCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try UWBClientSetup.spec(device)
         let (id, parameters) = try session()
+        let capture = try uciLog.open(interface: spec.description)
+        defer { CaptureReport.finish("--uci-log", capture?.file) }
         let client: UCIClient
         do {
-            client = try UWBClientSetup.client(for: spec, verbose: verbose, logging: logging)
+            client = try UWBClientSetup.client(for: spec, verbose: verbose, logging: logging, capture: capture)
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)

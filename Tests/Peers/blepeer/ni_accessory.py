@@ -168,6 +168,15 @@ class NIAccessoryBehaviour(Behaviour):
                           1 if self.initiator else 0, self.mac, 25)
         return bytes([0x01]) + struct.pack('<HHB', 1, 0, 0) + bytes(10) + bytes([len(uwb)]) + uwb
 
+    def for_accessory(self, index: int) -> 'NIAccessoryBehaviour':
+        """Accessory `index` of a multi-accessory peer: its own UWBS connection and session, UWB
+        address NEARBY_NI_MAC + index."""
+        if index == 0:
+            return self
+        other = NIAccessoryBehaviour()
+        other.mac = (self.mac + index) & 0xFFFF
+        return other
+
     async def uwbs(self) -> UCIDevice:
         if self.device is None:
             device = UCIDevice(self.uwbs_host, self.uwbs_port)
