@@ -273,6 +273,9 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
 
 
 async def run(options: PeerOptions, behaviour: Behaviour) -> None:
+    # A parent may have these blocked (a Swift test process does; Foundation's Process keeps the
+    # mask): unblock them, or the handlers below never run.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1, signal.SIGTERM, signal.SIGINT})
     peer = BLEPeer(options, behaviour)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
