@@ -147,8 +147,9 @@ struct DemoCommand: AsyncParsableCommand {
         await demo.close()
         if kitStats {
             let traffic = await demo.kitTraffic()
+            let unrouted = await demo.client.unroutedMeasurements
             UWBConsole.error(
-                #"{"kit_packets":\#(traffic.packets),"kit_session_info_ntf":\#(traffic.sessionInfoNotifications),"kit_measurements":\#(traffic.measurements)}"#)
+                #"{"kit_packets":\#(traffic.packets),"kit_session_info_ntf":\#(traffic.sessionInfoNotifications),"kit_measurements":\#(traffic.measurements),"host_unrouted_measurements":\#(unrouted)}"#)
         }
         await consumer.value
         let summary = await run.finish(interrupted: interrupted)

@@ -96,10 +96,11 @@ class Counter:
         self.errors: list[str] = []
         self.watches: list[dict] = []   # faults whose recovery is being timed
 
-    def watch(self, injected: float) -> dict:
-        """Times the recovery from a fault injected at `injected`: for each accessory, the end of
-        its longest silence (a gap of more than 0.2 s between updates) after the fault."""
-        watch = {'injected': injected, 'resumed': {}, 'gap': {}}
+    def watch(self, injected: float, window: float) -> dict:
+        """Times the recovery from a fault injected at `injected`: for each accessory, its
+        longest silence (time between two updates) that ends within `window` seconds after the
+        fault and began no earlier than it, and when that silence ended (ranging resumed)."""
+        watch = {'injected': injected, 'until': injected + window, 'resumed': {}, 'silence': {}, 'replugged': None}
         with self.lock:
             self.watches.append(watch)
         return watch
@@ -116,12 +117,12 @@ class Counter:
                     self.updates[name] = self.updates.get(name, 0) + 1
                     previous = self.last_update.get(name, now)
                     for watch in self.watches:
-                        gap = now - max(previous, watch['injected'])
-                        if now > watch['injected'] and gap > 0.2 and gap > watch['gap'].get(name, 0):
-                            watch['gap'][name] = gap
+                        if not watch['injected'] < now <= watch['until']:
+                            continue
+                        silence = now - max(previous, watch['injected'])
+                        if silence > watch['silence'].get(name, -1):
+                            watch['silence'][name] = silence
                             watch['resumed'][name] = now - watch['injected']
-                        elif now > watch['injected'] and name not in watch['resumed']:
-                            watch['resumed'][name] = 0.0
                     self.last_update[name] = now
                 return
             try:
@@ -178,13 +179,14 @@ def main() -> int:
         command += ['--kit', f'tcp:127.0.0.1:{port}']
     else:
         command += ['--kit', 'usb:1915:520f']
-        command = ['/usr/bin/python3', EMULATOR,
-                   '--kit', 'dwm3001cdk', '--uci', f'tcp:127.0.0.1:{port}', '--'] + command
+        command = ['/usr/bin/python3', EMULATOR, '--kit', 'dwm3001cdk', '--quiet-packets',
+                   '--uci', f'tcp:127.0.0.1:{port}', '--'] + command
     if 'full-disk' in faults:
         command += ['--record', '/dev/full']
 
     counter = Counter(args.accessories)
     stderr_lines: list[str] = []
+    important: list[str] = []
     environment = dict(os.environ, SWIFT_BACKTRACE='enable=no')
     started = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
@@ -196,8 +198,13 @@ def main() -> int:
 
     def read_stderr() -> None:
         for line in process.stderr:
-            if len(stderr_lines) < 2000:
-                stderr_lines.append(line.rstrip('\n'))
+            line = line.rstrip('\n')
+            # Keep the kit's counts, warnings, errors and the emulator's events; a tail of the rest.
+            if line.startswith('{"kit_packets"') or 'warning' in line or 'error' in line or line.startswith('emulator:'):
+                important.append(line)
+            stderr_lines.append(line)
+            if len(stderr_lines) > 200:
+                del stderr_lines[:100]
 
     readers = [threading.Thread(target=read_stdout, daemon=True), threading.Thread(target=read_stderr, daemon=True)]
     for reader in readers:
@@ -236,7 +243,10 @@ def main() -> int:
                 time.sleep(args.replug_seconds)
                 os.kill(process.pid, signal.SIGUSR2)      # replug
                 resume_from = time.monotonic()
-            fault_log.append({'fault': fault, 't_s': round(injected - started, 1), 'watch': counter.watch(resume_from)})
+            watch = counter.watch(injected, min(args.fault_every - 1, 15))
+            if fault == 'unplug':
+                watch['replugged'] = resume_from
+            fault_log.append({'fault': fault, 't_s': round(injected - started, 1), 'watch': watch})
     for reader in readers:
         reader.join(timeout=10)
     ended = time.monotonic()
@@ -246,7 +256,7 @@ def main() -> int:
         'accessories': args.accessories, 'interval_ms': args.interval_ms, 'kit': args.kit, 'faults': faults,
     }
     kit = {}
-    for line in stderr_lines:
+    for line in important:
         if line.startswith('{"kit_packets"'):
             kit = json.loads(line)
     updates = sum(counter.updates.values())
@@ -259,7 +269,9 @@ def main() -> int:
         'kit_session_info_ntf': kit.get('kit_session_info_ntf'), 'kit_measurements': kit.get('kit_measurements'),
         'updates_received': updates, 'updates_in_summary': summary_updates, 'per_accessory': counter.updates,
         'dropped_samples': dropped_samples, 'dropped_updates': dropped_updates,
-        'unaccounted': None if not kit else kit['kit_measurements'] - updates - dropped_samples - dropped_updates,
+        'host_unrouted_measurements': kit.get('host_unrouted_measurements'),
+        'unaccounted': None if not kit else
+            kit['kit_measurements'] - updates - dropped_samples - dropped_updates - kit.get('host_unrouted_measurements', 0),
         'events': counter.events, 'hooks': counter.hooks, 'hook_runs_in_summary': run_summary.get('hook_runs'),
         'hook_events_dropped': run_summary.get('hook_events_dropped'), 'errors': counter.errors,
     }
@@ -275,13 +287,19 @@ def main() -> int:
         report['cpu_percent'] = round(100 * (last['cpu_s'] - first['cpu_s']) / max(0.001, last['t_s'] - first['t_s']), 1)
     report['faults_injected'] = []
     for fault in fault_log:
-        resumed = fault['watch']['resumed']
-        report['faults_injected'].append({
+        watch = fault['watch']
+        resumed, silence = watch['resumed'], watch['silence']
+        entry = {
             'fault': fault['fault'], 't_s': fault['t_s'], 'accessories_resumed': len(resumed),
-            'resume_s_max': round(max(resumed.values()), 2) if resumed else None,
-            'resume_s_min': round(min(resumed.values()), 2) if resumed else None,
-        })
-    report['stderr_tail'] = [l for l in stderr_lines if not l.startswith('{"kit_packets"')][-15:]
+            'longest_silence_s': round(max(silence.values()), 3) if silence else None,
+            'all_resumed_after_s': round(max(resumed.values()), 3) if resumed else None,
+            'first_resumed_after_s': round(min(resumed.values()), 3) if resumed else None,
+        }
+        if watch['replugged'] is not None and resumed:
+            entry['all_resumed_after_replug_s'] = round(max(resumed.values()) - (watch['replugged'] - watch['injected']), 3)
+        report['faults_injected'].append(entry)
+    report['stderr_notable'] = [l for l in important if not l.startswith('{"kit_packets"')][-30:]
+    report['stderr_tail'] = [l for l in stderr_lines if not l.startswith('{"kit_packets"')][-10:]
 
     checks = {'exited_cleanly': process.returncode == 0, 'kit_counted': bool(kit), 'every_accessory_ranged':
               all(n > 0 for n in counter.updates.values())}
@@ -297,7 +315,7 @@ def main() -> int:
     if 'hook-hang' in faults:
         checks['hung_hook_reported'] = counter.hooks['timed_out'] > 0
     if 'full-disk' in faults:
-        checks['full_disk_reported'] = any('--record' in l and 'warning' in l for l in stderr_lines)
+        checks['full_disk_reported'] = any('--record' in l and 'warning' in l for l in important)
     report['checks'] = checks
     report['passed'] = all(checks.values())
     text = json.dumps(report, indent=2)

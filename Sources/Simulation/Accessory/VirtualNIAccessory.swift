@@ -187,7 +187,10 @@ public actor VirtualNIAccessory {
         }
         await closeSession()
         do {
-            let session = try await client.openSession(id: sessionID, parameters: parameters)
+            // The accessory's own range results are not used: discarded at once (a stream
+            // nobody reads would fill up and warn about dropped samples every 100).
+            let session = try await client.openSession(
+                id: sessionID, parameters: parameters, samples: UWBSampleSink(deliver: { _ in true }))
             self.session = session
             lastParameters = parameters
             try await session.start()
