@@ -28,7 +28,7 @@ enum TOMLPrecheck {
         var line = 1
         var column = 0
         var atLineStart = true
-        var index = 0
+        var index = scalars.first == "\u{FEFF}" ? 1 : 0  // a byte-order mark, which TOML parsers skip
         func starts(_ delimiter: String, at position: Int) -> Bool {
             let delimiter = Array(delimiter.unicodeScalars)
             return position + delimiter.count <= scalars.count && Array(scalars[position..<(position + delimiter.count)]) == delimiter

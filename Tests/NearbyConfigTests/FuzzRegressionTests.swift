@@ -10,6 +10,7 @@ import Testing
     @Test func aBadTableHeaderOrAControlCharacterIsASyntaxErrorNotACrash() {
         let headers: [([UInt8], Int)] = [
             ([0x5B, 0x5B, 0x02] + Array("tcp-client:se".utf8), 3), (Array("[[[lo# nearby\n".utf8), 3), (Array("[ {".utf8), 3),
+            ([0xEF, 0xBB, 0xBF] + Array("[ ,n7\"]\n".utf8), 3),  // after a byte-order mark
         ]
         for (bytes, column) in headers {
             #expect {
