@@ -80,7 +80,7 @@ test: deps
 
 FUZZ_SCRATCH       := .build-fuzz
 FUZZ_RUNS          ?= 1000000
-FUZZ_SMOKE_SECONDS ?= 4
+FUZZ_SMOKE_SECONDS ?= 3
 FUZZ_TARGETS       ?=
 
 fuzz-build: apt
@@ -93,7 +93,7 @@ fuzz: fuzz-build
 
 # In `make test`: build every target, replay the regressions, fuzz each for a few seconds.
 fuzz-smoke: fuzz-build
-	FUZZ_SCRATCH=$(FUZZ_SCRATCH) Fuzz/fuzz.sh seconds $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+	FUZZ_SCRATCH=$(FUZZ_SCRATCH) FUZZ_SEED=1 Fuzz/fuzz.sh seconds $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
 # Regenerates the committed seed corpora (Fuzz/Corpus/<target>) from the targets' test vectors.
 fuzz-seeds: fuzz-build

@@ -10,6 +10,8 @@
 # they must pass now), then fuzzes starting from the committed seeds (Fuzz/Corpus/<target>) and
 # the corpus grown by earlier runs (.build-fuzz/corpus/<target>, not committed). A finding is
 # written to .build-fuzz/findings/<target>/ (crash-*, timeout-*, leak-*, oom-*) and fails the run.
+# FUZZ_SEED: libFuzzer's seed (0, the default: a new one each run; make fuzz-smoke uses 1, so a
+# CI run is reproducible).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,7 +54,7 @@ for target in "${targets[@]}"; do
     fi
   fi
   # 2. Fuzzing.
-  "$exe" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+  "$exe" "${limit[@]}" -seed="${FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
     -artifact_prefix="$findings/" "$corpus" Fuzz/Corpus/"$target" > "$log" 2>&1
   result=$?
   executions=$(grep -a -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
