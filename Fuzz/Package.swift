@@ -53,6 +53,7 @@ let package = Package(
         fuzzTarget("FuzzTraceCSV", [nearby("Ranging")]),
         fuzzTarget("FuzzConfig", [nearby("NearbyConfig")]),
         fuzzTarget("FuzzAccessoryStore", [nearby("Accessories"), nearby("LowEnergy")]),
+        fuzzTarget("FuzzCaptureFiles", [nearby("UWBDevice"), nearby("LowEnergy")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -95,6 +95,9 @@ public struct PcapNGReader: Sendable {
                 }
                 packets.append(Packet(interface: interface, microseconds: time, direction: direction, bytes: Array(bytes[dataStart..<dataStart + captured])))
             case 0x0000_0003:  // Simple Packet Block: interface 0 of the section
+                guard interfacesBefore < linkTypes.count else {
+                    throw FormatError(description: "Simple Packet Block at offset \(offset) before any Interface Description Block")
+                }
                 let captured = min(Int(u32(body)), bodyEnd - body - 4)
                 packets.append(Packet(interface: interfacesBefore, microseconds: 0, direction: .unknown, bytes: Array(bytes[(body + 4)..<(body + 4 + max(0, captured))])))
             default:
