@@ -1,17 +1,19 @@
 # nearby: every set-up step lives here, so a fresh Debian 12 clone needs only `make demo` or
 # `make test`. Works as root (CI) or with sudo.
 
+SHELL        := /bin/bash
 SWIFT        ?= swift
 PYTHON       ?= python3
 VENV         := .build/venv
 VENV_STAMP   := $(VENV)/.installed
 REQUIREMENTS := Tests/Peers/requirements.txt
 APT_PACKAGES := pkg-config libusb-1.0-0-dev libbluetooth-dev umockdev gir1.2-umockdev-1.0 chromium \
-                python3-gi python3-venv usbutils mosquitto libmosquitto-dev openssl
+                python3-gi python3-venv usbutils mosquitto libmosquitto-dev openssl tshark
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS  ?=
 
-.PHONY: all deps apt venv build release test demo bench benchmarks clean help
+.PHONY: all deps apt venv build release test demo bench benchmarks clean help \
+        fuzz fuzz-build fuzz-smoke fuzz-seeds soak soak-short soak-faults
 
 all: build
 
@@ -21,6 +23,9 @@ help:
 	@echo "make build       debug build (.build/debug/nearby)"
 	@echo "make release     release build (.build/release/nearby)"
 	@echo "make benchmarks  run Benchmarks/ (package-benchmark: throughput and mallocs)"
+	@echo "make fuzz        build the libFuzzer targets (Fuzz/) and run each for FUZZ_RUNS executions"
+	@echo "make soak        8 accessories at 100 Hz for SOAK_SECONDS (1 hour): counts, RSS, CPU"
+	@echo "make soak-faults 8 accessories at 100 Hz through the USB emulator, with faults injected"
 
 ## Installation of what is missing ------------------------------------------------------------
 
@@ -33,6 +38,7 @@ apt:
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
+	  echo "wireshark-common wireshark-common/install-setuid boolean false" | $(SUDO) debconf-set-selections; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
@@ -66,6 +72,57 @@ test: deps
 	  grep -a -E '^✘ Test run' .build/test.log; \
 	fi; \
 	exit $$status
+	$(MAKE) --no-print-directory fuzz-smoke
+	$(MAKE) --no-print-directory soak-short
+
+## Fuzzing (Fuzz/, specs/fuzzing.md) ----------------------------------------------------------
+# The targets are built with libFuzzer and AddressSanitizer in a build tree of their own.
+
+FUZZ_SCRATCH       := .build-fuzz
+FUZZ_RUNS          ?= 1000000
+FUZZ_SMOKE_SECONDS ?= 3
+FUZZ_TARGETS       ?=
+
+fuzz-build: apt
+	$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -Xswiftc -sanitize=fuzzer,address 2>&1 \
+	  | grep -v -E "Cannot export local symbol '__(asan|sancov|sanitizer)"; exit $${PIPESTATUS[0]}
+
+# Each target for FUZZ_RUNS executions (or FUZZ_SECONDS seconds), after replaying its regressions.
+fuzz: fuzz-build
+	FUZZ_SCRATCH=$(FUZZ_SCRATCH) Fuzz/fuzz.sh $(if $(FUZZ_SECONDS),seconds $(FUZZ_SECONDS),runs $(FUZZ_RUNS)) $(FUZZ_TARGETS)
+
+# In `make test`: build every target, replay the regressions, fuzz each for a few seconds.
+fuzz-smoke: fuzz-build
+	FUZZ_SCRATCH=$(FUZZ_SCRATCH) FUZZ_SEED=1 Fuzz/fuzz.sh seconds $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
+# Regenerates the committed seed corpora (Fuzz/Corpus/<target>) from the targets' test vectors.
+fuzz-seeds: fuzz-build
+	@bin=$$($(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -Xswiftc -sanitize=fuzzer,address --show-bin-path); \
+	for t in $$(ls Fuzz/Sources | grep '^Fuzz' | grep -v -E 'Common$$|Support$$'); do \
+	  rm -rf Fuzz/Corpus/$$t; NEARBY_FUZZ_WRITE_SEEDS=Fuzz/Corpus/$$t $$bin/$$t || exit 1; \
+	done
+
+## Soak and faults (Tests/Soak/soak.py, specs/soak.md) -----------------------------------------
+
+SOAK_SECONDS ?= 3600
+SOAK_REPORT  ?= .build/soak-report.json
+
+# 8 accessories at 100 Hz for an hour: every sample counted, RSS sampled each minute, CPU.
+soak: deps build
+	$(PYTHON) Tests/Soak/soak.py --nearby $$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/nearby \
+	  --seconds $(SOAK_SECONDS) --sample-seconds 60 --warmup-seconds 120 --report $(SOAK_REPORT)
+
+# In `make test`: the same for 2 minutes (RSS sampled every 10 s after a 30 s warm-up).
+soak-short: deps build
+	$(PYTHON) Tests/Soak/soak.py --nearby $$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/nearby \
+	  --seconds 120 --sample-seconds 10 --warmup-seconds 30 --report .build/soak-short-report.json
+
+# The load through the umockdev USB emulator, with faults: the kit fails (DEVICE_STATUS_NTF
+# ERROR), the kit is unplugged and plugged back, a hook hangs, --record hits a full disk.
+soak-faults: deps build
+	$(PYTHON) Tests/Soak/soak.py --nearby $$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/nearby \
+	  --seconds 240 --sample-seconds 20 --warmup-seconds 60 --kit usb --fault-every 60 \
+	  --faults device-error,unplug,hook-hang,full-disk --report .build/soak-faults-report.json
 
 demo: deps release
 	.build/release/nearby demo --accessories 2 --speed 4
@@ -74,7 +131,7 @@ benchmarks bench: apt
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build $(FUZZ_SCRATCH) Benchmarks/.build
 
 ## Packaging: shell completions and the man page, generated from the CLI definitions ----------
 # Regenerate after adding or changing a command (NearbyCLITests/PackagingTests fails until then);

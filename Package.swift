@@ -177,7 +177,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyInteractionTests",
-            dependencies: ["NearbyTestSupport", "NearbyInteraction", "NIProtocol", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy", "Accessories", "NearbySupport"],
+            dependencies: [
+                "NearbyTestSupport", "NearbyInteraction", "NIProtocol", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy",
+                "Accessories", "NearbySupport", logging,
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SimulationTests",

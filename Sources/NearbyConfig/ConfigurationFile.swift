@@ -94,6 +94,11 @@ public enum ConfigurationFile {
     ///   - validators: checks of the transport specs.
     /// - Throws: ``ConfigError`` listing every problem with its line and key.
     public static func parse(_ text: String, source: String, validators: TransportValidators = .syntax) throws(ConfigError) -> NearbyConfiguration {
+        if let problem = TOMLPrecheck.firstProblem(in: text) {
+            // toml++ asserts on these instead of reporting them (found by fuzzing, specs/fuzzing.md).
+            throw ConfigError(
+                source: source, issues: [ConfigIssue(line: problem.line, column: problem.column, key: "", message: "TOML syntax error: \(problem.message)")])
+        }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)

@@ -113,6 +113,8 @@ struct HCIOptions: ParsableArguments {
     @Option(name: .customLong("own-address"), help: "The own BLE address: random (a static address generated once per controller and stored, the default) or public (the controller's).")
     var ownAddress: OwnAddressArgument = .random
 
+    @OptionGroup var hciLog: HCILogOptions
+
     /// `--own-address`.
     enum OwnAddressArgument: String, ExpressibleByArgument, CaseIterable {
         case random, `public`
@@ -146,8 +148,9 @@ struct HCIOptions: ParsableArguments {
     func openHost(security: SecurityContext = SecurityContext()) async throws -> BLEHost {
         let spec = try spec()
         let logger = logger("nearby.ble")
+        let capture = try hciLog.open()
         do {
-            return try await BLEHost.open(spec, configuration: configuration, security: security, logger: logger)
+            return try await BLEHost.open(spec, configuration: configuration, security: security, capture: capture, logger: logger)
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)

@@ -44,7 +44,24 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The seed of the radio noise and random walks.")
     var seed: UInt64 = 1
 
+    @Option(name: .customLong("interval-ms"), help: ArgumentHelp("The ranging interval the accessories ask for, ms (10 = 100 Hz; default: the planner's, about 5 Hz).", valueName: "ms"))
+    var intervalMS: UInt16?
+
+    @Option(name: .customLong("serve-kit"), help: ArgumentHelp("Serve the host's virtual kit over TCP at HOST:PORT (raw UCI, as nearby sim uwbs), for --kit or the USB emulator.", valueName: "host:port"))
+    var serveKit: String?
+
+    @Option(name: .customLong("kit"), help: ArgumentHelp("The host's kit: tcp:HOST:PORT (the --serve-kit address) or usb:VID:PID under the USB emulator (default: in process).", valueName: "spec"))
+    var kit: String?
+
+    @Option(help: ArgumentHelp("Write every raw range sample to this trace file (CSV).", valueName: "file.csv"))
+    var record: String?
+
+    @Flag(name: .customLong("kit-stats"), help: "At the end, print what the host's kit sent (packets, SESSION_INFO_NTF, measurements) as a JSON line on standard error.")
+    var kitStats = false
+
     @OptionGroup var options: SessionOptions
+
+    @OptionGroup var uciLog: UCILogOptions
 
 
     func validate() throws {
@@ -57,6 +74,31 @@ struct DemoCommand: AsyncParsableCommand {
         guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be 0.01-1000, not \(speed)") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be > 0 seconds, not \(duration)") }
         guard role == "phone" || role == "accessory" else { throw ValidationError("--role must be phone or accessory, not \(role)") }
+        if role == "accessory", serveKit != nil || kit != nil || kitStats {
+            throw ValidationError("--serve-kit, --kit and --kit-stats are for the phone role's host kit (--role phone)")
+        }
+        if let intervalMS, !(2...5000).contains(intervalMS) { throw ValidationError("--interval-ms must be 2-5000, not \(intervalMS)") }
+        _ = try demoOptions(capture: nil)
+    }
+
+    /// `--interval-ms`, `--serve-kit`, `--kit` as the runtime's options.
+    func demoOptions(capture: UCICaptureLog?) throws -> DemoOptions {
+        var serve: (String, UInt16)?
+        if let serveKit {
+            guard let colon = serveKit.lastIndex(of: ":"), let port = UInt16(serveKit[serveKit.index(after: colon)...]) else {
+                throw ValidationError("--serve-kit \"\(serveKit)\" is not HOST:PORT")
+            }
+            serve = (String(serveKit[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port)
+        }
+        var hostKit: UWBDeviceSpec?
+        if let kit {
+            do {
+                hostKit = try UWBDeviceSpec(parsing: kit)
+            } catch {
+                throw ValidationError("--kit: \(error)")
+            }
+        }
+        return DemoOptions(rangingIntervalMS: intervalMS, serve: serve, hostKit: hostKit, uciCapture: capture)
     }
 
     func run() async throws {
@@ -64,18 +106,25 @@ struct DemoCommand: AsyncParsableCommand {
         let configuration = try options.settings(hookCommand: HookCommandLine.command)
         let settings = try options.runSettings(configuration, timeScale: speed)
         let logger = Logger(label: "nearby")
+        let capture = try uciLog.open(interface: kit ?? "sim host")
+        defer { CaptureReport.finish("--uci-log", capture?.file) }
         let web = try await options.web.start(source: "demo", configuration: configuration)
         let demo: any DemoSource
+        var phoneRole: DemoRanging?
         do {
             if role == "accessory" {
                 demo = try await AccessoryRoleDemo.start(
                     scenario: scenario, phones: accessories, seed: seed, speed: speed, settings: settings, logger: logger)
             } else {
-                demo = try await DemoRanging.start(
-                    scenario: scenario, accessories: accessories, seed: seed, speed: speed, settings: settings, logger: logger)
+                let ranging = try await DemoRanging.start(
+                    scenario: scenario, accessories: accessories, seed: seed, speed: speed, settings: settings,
+                    options: try demoOptions(capture: capture), logger: logger)
+                phoneRole = ranging
+                demo = ranging
             }
         } catch {
             UWBConsole.error("error: \(error)")
+            await web?.stop()
             throw ExitCode(1)
         }
         let start = MonotonicTime.seconds()
@@ -96,9 +145,30 @@ struct DemoCommand: AsyncParsableCommand {
             }
         } catch {
             await demo.close()
+            await web?.stop()
             throw error
         }
+        if let record {
+            do {
+                outputs.append(try TraceRecorder(path: record, report: { screen.note("warning: --record: \($0)") }))
+            } catch {
+                UWBConsole.error("error: --record: \(error)")
+                await demo.close()
+                await web?.stop()
+                throw ExitCode(1)
+            }
+        }
         let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
+        // With --serve-kit: SIGUSR1 makes the kit fail, SIGUSR2 drops its connection (faults under load).
+        let faults = SignalStream([SIGUSR1, SIGUSR2])
+        defer { faults.cancel() }
+        let faulting = Task {
+            guard serveKit != nil, let phoneRole else { return }
+            for await number in faults.stream {
+                if number == SIGUSR1 { await phoneRole.failServedKit() } else { await phoneRole.dropServedKit() }
+            }
+        }
+        defer { faulting.cancel() }
         let consumer = Task { await run.consume(demo.events, droppedUpdates: { demo.droppedUpdates }) }
         await demo.startSessions { run.note($0) }
 
@@ -106,6 +176,12 @@ struct DemoCommand: AsyncParsableCommand {
         // session failed, or on a signal.
         let interrupted = await waitForSignalOr { await demo.isOver(after: length) }
         await demo.close()
+        if kitStats, let phoneRole {
+            let traffic = await phoneRole.kitTraffic()
+            let unrouted = await phoneRole.client.unroutedMeasurements
+            UWBConsole.error(
+                #"{"kit_packets":\#(traffic.packets),"kit_session_info_ntf":\#(traffic.sessionInfoNotifications),"kit_measurements":\#(traffic.measurements),"host_unrouted_measurements":\#(unrouted)}"#)
+        }
         await consumer.value
         let summary = await run.finish(interrupted: interrupted)
         await web?.stop()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Synchronization
 
 /// The `nearby` command line: UWB nearby interaction on Linux.
@@ -20,6 +21,9 @@ struct Nearby: AsyncParsableCommand {
     /// Parses and runs, with the hook command split off first: every command reads what follows
     /// `--` the same way, from ``HookCommandLine/command``.
     static func main() async {
+        // A file-size limit (`ulimit -f`) makes a write fail with EFBIG instead of killing the
+        // process: a capture or a trace that cannot grow is reported, ranging goes on.
+        signal(SIGXFSZ, SIG_IGN)
         let (options, command) = HookCommandLine.split(Array(CommandLine.arguments.dropFirst()))
         HookCommandLine.command = command
         do {

@@ -69,6 +69,10 @@ struct RangeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: SessionOptions
 
+    @OptionGroup var uciLog: UCILogOptions
+
+    @OptionGroup var hciLog: HCILogOptions
+
     func validate() throws {
         if all != accessories.isEmpty {
             throw ValidationError(all ? "give accessories or --all, not both" : "name at least one accessory or use --all (nearby accessories list shows them)")
@@ -97,6 +101,12 @@ struct RangeCommand: AsyncParsableCommand {
             _ = try await targets(accessories, store: store)
         }
         let uwbSpec = try configuration.transports.uwb.map(UWBClientSetup.spec)
+        let uciCapture = try uciLog.open(interface: uwbSpec?.description ?? "uwb")
+        let hciCapture = try hciLog.open()
+        defer {
+            CaptureReport.finish("--uci-log", uciCapture?.file)
+            CaptureReport.finish("--hci-log", hciCapture?.file)
+        }
         let web = try await options.web.start(source: "range", configuration: configuration)
         let live: LiveRanging
         do {
@@ -106,7 +116,8 @@ struct RangeCommand: AsyncParsableCommand {
                 ownAddress: configuration.transports.ownAddress == "public" ? .public : .randomStatic(nil),
                 commandSet: configuration.transports.hciLegacy == true ? .legacy : .automatic)
             live = try await LiveRanging.open(
-                uwb: uwbSpec, hci: hci, host: host, security: store.securityContext(), settings: settings, logger: logger)
+                uwb: uwbSpec, hci: hci, host: host, security: store.securityContext(), settings: settings, uciCapture: uciCapture,
+                hciCapture: hciCapture, logger: logger)
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)
@@ -132,7 +143,7 @@ struct RangeCommand: AsyncParsableCommand {
         if let web { outputs.append(web.output) }
         if let record {
             do {
-                outputs.append(try TraceRecorder(path: record))
+                outputs.append(try TraceRecorder(path: record, report: { screen.note("warning: --record: \($0)") }))
             } catch {
                 UWBConsole.error("error: --record: \(error)")
                 await live.close()

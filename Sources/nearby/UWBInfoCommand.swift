@@ -30,6 +30,7 @@ struct UWBInfoCommand: AsyncParsableCommand {
     var verbose = false
 
     @OptionGroup var logging: LogOptions
+    @OptionGroup var uciLog: UCILogOptions
 
     func validate() throws {
         _ = try UWBClientSetup.spec(device)
@@ -37,9 +38,11 @@ struct UWBInfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let spec = try UWBClientSetup.spec(device)
+        let capture = try uciLog.open(interface: spec.description)
+        defer { CaptureReport.finish("--uci-log", capture?.file) }
         let client: UCIClient
         do {
-            client = try UWBClientSetup.client(for: spec, verbose: verbose, logging: logging)
+            client = try UWBClientSetup.client(for: spec, verbose: verbose, logging: logging, capture: capture)
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)
@@ -152,12 +155,15 @@ enum UWBClientSetup {
 
     /// A client for `spec`, logging to standard error at `--log-level` (default warnings and
     /// worse; everything from debug with `verbose`).
+    /// - Parameter capture: where every UCI packet is recorded (`--uci-log`).
     static func client(
-        for spec: UWBDeviceTarget, verbose: Bool, logging: LogOptions, configuration: UCIClientConfiguration = .init()
+        for spec: UWBDeviceTarget, verbose: Bool, logging: LogOptions, configuration: UCIClientConfiguration = .init(),
+        capture: UCICaptureLog? = nil
     ) throws -> UCIClient {
         logging.bootstrap(verbose: verbose)
         let logger = Logger(label: "nearby.uwb")
-        return UCIClient(transport: transport(for: spec, logger: logger), configuration: configuration, logger: logger)
+        let transport = transport(for: spec, logger: logger)
+        return UCIClient(transport: capture.map { transport.capturing(to: $0) } ?? transport, configuration: configuration, logger: logger)
     }
 
     /// The transport for `spec`: `sim` is an in-process virtual UWBS of the shared simulated

@@ -88,6 +88,7 @@ struct UWBRangeCommand: AsyncParsableCommand {
     var verbose = false
 
     @OptionGroup var logging: LogOptions
+    @OptionGroup var uciLog: UCILogOptions
 
     func validate() throws {
         _ = try UWBClientSetup.spec(device)
@@ -128,10 +129,13 @@ struct UWBRangeCommand: AsyncParsableCommand {
     func run() async throws {
         let spec = try UWBClientSetup.spec(device)
         let (id, parameters) = try session()
+        let capture = try uciLog.open(interface: spec.description)
+        defer { CaptureReport.finish("--uci-log", capture?.file) }
         let client: UCIClient
         do {
             client = try UWBClientSetup.client(
-                for: spec, verbose: verbose, logging: logging, configuration: UCIClientConfiguration(measurementDialect: try dialect()))
+                for: spec, verbose: verbose, logging: logging, configuration: UCIClientConfiguration(measurementDialect: try dialect()),
+                capture: capture)
         } catch {
             UWBConsole.error("error: \(error)")
             throw ExitCode(1)

@@ -32,6 +32,8 @@ struct UWBRawCommand: AsyncParsableCommand {
     @Argument(help: "UCI packets in hex, one per argument.")
     var packets: [String]
 
+    @OptionGroup var uciLog: UCILogOptions
+
     func validate() throws {
         _ = try parsedSpec()
         _ = try parsedPackets()
@@ -71,10 +73,13 @@ struct UWBRawCommand: AsyncParsableCommand {
             UWBConsole.error("error: `nearby uwb raw` talks to a UCI transport; run the simulator as a server (`nearby sim uwbs --listen 127.0.0.1:7000`) and use --device tcp:127.0.0.1:7000")
             throw ExitCode(1)
         }
+        let capture = try uciLog.open(interface: spec.description)
+        defer { CaptureReport.finish("--uci-log", capture?.file) }
         let transport: any UCITransport
         let stream: UCIPacketStream
         do {
-            transport = spec.makeTransport()
+            let base = spec.makeTransport()
+            transport = capture.map { base.capturing(to: $0) } ?? base
             stream = try await transport.open()
         } catch {
             UWBConsole.error("error: \(error)")

@@ -96,4 +96,23 @@ struct AdvertisementAccumulatorTests {
         #expect(!advertisement.reportData.problems.isEmpty)
         #expect(advertisement.rssi == -40)
     }
+
+    /// Found reviewing the fuzz target's bounds: a controller that keeps sending "more to come"
+    /// fragments made one chain grow without limit. At 1650 bytes (the longest advertising
+    /// data) the chain is delivered as truncated and forgotten.
+    @Test("a fragment chain that never completes is cut at 1650 bytes and delivered as truncated")
+    func endlessChainIsBounded() throws {
+        var accumulator = AdvertisementAccumulator()
+        let moreToCome = AdvertisingEventType(rawValue: 0x0001 | 0x20)  // extended, connectable, incomplete
+        let fragment = [UInt8](repeating: 0, count: 200)
+        var outcomes: [AdvertisementAccumulator.Outcome] = []
+        for _ in 0..<20 { outcomes.append(accumulator.add(Self.report(moreToCome, fragment, sid: 1), at: Self.now)) }
+        let truncated = outcomes.compactMap { outcome -> Advertisement? in
+            if case .truncated(let advertisement) = outcome { return advertisement }
+            return nil
+        }
+        #expect(truncated.count == 2, "4000 bytes: cut twice")
+        #expect(truncated.allSatisfy { $0.reportData.encoded.count <= AdvertisementAccumulator.maximumDataLength })
+        #expect(accumulator.pendingFragmentCount == 1, "what came after the last cut is held")
+    }
 }

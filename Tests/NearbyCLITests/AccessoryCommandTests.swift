@@ -54,8 +54,13 @@ struct AccessoryCommandTests {
     func scanFilters() async throws {
         let peer = try await BumblePeerProcess(["--rssi", "-72"])
         defer { peer.stop() }
-        let json = try await Self.nearby(["scan", "--hci", peer.hciSpec, "--duration", "2", "--json"])
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-scan-\(UUID().uuidString).btsnoop").path
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+        let json = try await Self.nearby(["scan", "--hci", peer.hciSpec, "--duration", "2", "--json", "--hci-log", capture])
         let first = try #require(try Self.jsonObjects(json.stdout).first { $0["address"] as? String == "F0:F1:F2:F3:F4:F5" })
+        // --hci-log: the scan's HCI exchange, the advertising reports among it, dissected by tshark.
+        let reports = try await Tshark.fields(capture, ["frame.number"], filter: "bthci_evt.le_meta_subevent")
+        #expect(!reports.isEmpty, "advertising reports in the capture")
         #expect(first["manufacturer"] is NSNull && first["rssi"] as? Int == -72)
         #expect(first["service_uuids"] as? [String] == ["6E400001-B5A3-F393-E0A9-E50E24DCCA9E"])
         #expect(first["service_data"] as? [String: String] == [:])

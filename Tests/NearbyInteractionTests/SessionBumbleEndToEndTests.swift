@@ -63,6 +63,71 @@ import NIProtocol
         }
     }
 
+    /// Eight Bumble accessories range at 100 Hz (10 ms); every BLE link of the controller is lost
+    /// at once (SIGUSR1 to the peer: LINK-LOSS-ALL): every session reports the link loss,
+    /// reconnects, starts over and ranges again, without a restart. The time until all eight
+    /// range again is printed (a figure for specs/soak.md, not a limit).
+    @Test func severalLinksLostAtOnceUnderLoadAllResume() async throws {
+        let world = try VirtualUWBSWorld(scenario: .stand, noise: .ideal, seed: 3, logger: sessionTestLogger)
+        let server = try VirtualUWBSServer(
+            world: world, port: 0, configuration: VirtualUWBSConfiguration(maximumSessions: 8), logger: sessionTestLogger)
+        let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(server.port)", arguments: ["--accessories", "8"])
+        defer { peer.terminate() }
+        let host = try await BLEHost.open(.tcp(host: "127.0.0.1", port: UInt16(hciPort)), logger: sessionTestLogger)
+        let client = UCIClient(
+            transport: try UWBDeviceSpec(parsing: "tcp:127.0.0.1:\(server.port)").makeTransport(logger: sessionTestLogger),
+            logger: sessionTestLogger)
+        try await client.open()
+        // 10 ms rounds: 4 slots of 2000 RSTU (the round's extra slot included, 10 ms).
+        var configuration = fastSessionConfiguration(maxAttempts: 8, lostAfter: 3)
+        configuration.planning = SessionPlanningOptions(slotsPerRound: 4, slotDurationRSTU: 2000, rangingIntervalMS: 10)
+        let manager = NearbySessionManager(client: client, configuration: configuration, logger: sessionTestLogger)
+        let recorder = EventRecorder(manager.events)
+        let addresses = (0..<8).map { "F0:F1:F2:F3:F4:" + String(0xF5 + $0, radix: 16, uppercase: true) }
+        var channels: [GATTDataChannel] = []
+        for address in addresses {
+            let channel = try await GATTDataChannel.connect(host: host, address: try #require(BluetoothAddress(address)), type: .random)
+            channels.append(channel)
+            try await manager.add(AccessoryIdentity(id: address, displayName: address), channel: channel)
+        }
+        for address in addresses { try await recorder.waitForUpdates(10, of: address, timeout: .seconds(60)) }
+        #expect(Set(addresses.compactMap { recorder.configurations(of: $0).first?.0.accessoryAddress }).count == 8, "eight UWB addresses")
+
+        let before = addresses.map { recorder.updates(of: $0).count }
+        let clock = ContinuousClock()
+        let dropped = clock.now
+        peer.signal(SIGUSR1)
+        do {
+            try await peer.waitForOutput("LINK-LOSS-ALL")
+        } catch {
+            let status = (try? String(contentsOfFile: "/proc/\(peer.pid)/status", encoding: .utf8)) ?? ""
+            Issue.record("the peer did not drop its links: \(status.split(separator: "\n").filter { $0.hasPrefix("Sig") || $0.hasPrefix("State") }) \(peer.stderr.suffix(3000))")
+            throw error
+        }
+        #expect(peer.stdout.contains("LINK-LOSS-ALL links=8"), "every link dropped at once: \(peer.stdout.split(separator: "\n").filter { $0.hasPrefix("LINK") })")
+        var resumed: [String: Duration] = [:]
+        while resumed.count < addresses.count, clock.now - dropped < .seconds(90) {
+            for (index, address) in addresses.enumerated() where resumed[address] == nil {
+                if recorder.configurations(of: address).count >= 2, recorder.updates(of: address).count > before[index] + 3 {
+                    resumed[address] = clock.now - dropped
+                }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(resumed.count == 8, "every accessory ranges again after the links were lost: \(resumed)")
+        for address in addresses {
+            #expect(recorder.retries(of: address).contains { $0.reason == .linkLost(.connectionTimeout) && $0.action == .reconnect })
+        }
+        print("8 links lost at once at 100 Hz: all ranging again after \(resumed.values.max().map { "\($0)" } ?? "-") "
+              + "(first after \(resumed.values.min().map { "\($0)" } ?? "-"))")
+        await manager.stop()
+        for channel in channels { await channel.close() }
+        await host.close()
+        await client.close()
+        await server.stop()
+        await world.shutdown()
+    }
+
     @Test func rangesWithTheBumbleAccessoryAndRecoversALinkLoss() async throws {
         let rig = try await Rig.start(seed: 1)
         defer { rig.peer.terminate() }

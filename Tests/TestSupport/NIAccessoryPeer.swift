@@ -14,14 +14,16 @@ public enum NIAccessoryPeer {
     ///   - environment: more `NEARBY_NI_*` settings (`NEARBY_NI_MAC`, `NEARBY_NI_ROLE`).
     /// - Returns: the process and the TCP port of its HCI controller (`tcp:127.0.0.1:PORT`).
     /// - Throws: ``MissingTool`` without the test venv; the peer's output if it does not start.
-    public static func start(uwbs: String, environment: [String: String] = [:]) async throws -> (process: ChildProcess, hciPort: Int) {
+    ///   - arguments: more `ble_peer.py` arguments (`--accessories 4`: four accessories, addresses
+    ///     and UWB addresses counting up).
+    public static func start(uwbs: String, environment: [String: String] = [:], arguments: [String] = []) async throws -> (process: ChildProcess, hciPort: Int) {
         let python = try PackagePaths.venvPython()
         let port = try freeTCPPort()
         var env = ["PYTHONUNBUFFERED": "1", "NEARBY_NI_UWBS": uwbs]
         for (key, value) in environment { env[key] = value }
         let process = try ChildProcess(
             python,
-            [PackagePaths.file("Tests/Peers/ble_peer.py").path, "--port", "\(port)", "--behaviour", "blepeer.ni_accessory:NIAccessoryBehaviour"],
+            [PackagePaths.file("Tests/Peers/ble_peer.py").path, "--port", "\(port)", "--behaviour", "blepeer.ni_accessory:NIAccessoryBehaviour"] + arguments,
             environment: env)
         do {
             try await process.waitForOutput("READY", timeout: .seconds(60))

@@ -188,7 +188,7 @@ _nearby_range() {
     repeating_flags=()
     non_repeating_flags=(--all --hci-legacy --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--hci --own-address --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
+    non_repeating_options=(--hci --own-address --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order --uci-log --uci-log-max-mb --hci-log --hci-log-max-mb)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -262,6 +262,18 @@ _nearby_range() {
         return
         ;;
     '--sts-order')
+        return
+        ;;
+    '--uci-log')
+        return
+        ;;
+    '--uci-log-max-mb')
+        return
+        ;;
+    '--hci-log')
+        return
+        ;;
+    '--hci-log-max-mb')
         return
         ;;
     esac
@@ -366,9 +378,9 @@ _nearby_accessory() {
 
 _nearby_demo() {
     repeating_flags=()
-    non_repeating_flags=(--on-lost --on-found --json --verbose --version -h --help)
+    non_repeating_flags=(--kit-stats --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--scenario --accessories --role --speed --duration --seed --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
+    non_repeating_options=(--scenario --accessories --role --speed --duration --seed --interval-ms --serve-kit --kit --record --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order --uci-log --uci-log-max-mb)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -389,6 +401,18 @@ _nearby_demo() {
         return
         ;;
     '--seed')
+        return
+        ;;
+    '--interval-ms')
+        return
+        ;;
+    '--serve-kit')
+        return
+        ;;
+    '--kit')
+        return
+        ;;
+    '--record')
         return
         ;;
     '--config')
@@ -443,6 +467,12 @@ _nearby_demo() {
     '--sts-order')
         return
         ;;
+    '--uci-log')
+        return
+        ;;
+    '--uci-log-max-mb')
+        return
+        ;;
     esac
 }
 
@@ -450,7 +480,7 @@ _nearby_scan() {
     repeating_flags=()
     non_repeating_flags=(--ignore-case --json --verbose --hci-legacy --version -h --help)
     repeating_options=()
-    non_repeating_options=(--service --company --manufacturer-data --service-data --range --name --name-contains --duration --hci --own-address --log-level)
+    non_repeating_options=(--service --company --manufacturer-data --service-data --range --name --name-contains --duration --hci --own-address --hci-log --hci-log-max-mb --log-level)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -484,6 +514,12 @@ _nearby_scan() {
         __nearby_add_completions -W 'random'$'\n''public'
         return
         ;;
+    '--hci-log')
+        return
+        ;;
+    '--hci-log-max-mb')
+        return
+        ;;
     '--log-level')
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
@@ -495,7 +531,7 @@ _nearby_setup() {
     repeating_flags=()
     non_repeating_flags=(--ignore-case --json --pair --confirm --verbose --hci-legacy --version -h --help)
     repeating_options=()
-    non_repeating_options=(--name --service --company --manufacturer-data --service-data --range --name-contains --pick --timeout --connect-timeout --passkey --repair --store --hci --own-address --log-level)
+    non_repeating_options=(--name --service --company --manufacturer-data --service-data --range --name-contains --pick --timeout --connect-timeout --passkey --repair --store --hci --own-address --hci-log --hci-log-max-mb --log-level)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -545,6 +581,12 @@ _nearby_setup() {
         ;;
     '--own-address')
         __nearby_add_completions -W 'random'$'\n''public'
+        return
+        ;;
+    '--hci-log')
+        return
+        ;;
+    '--hci-log-max-mb')
         return
         ;;
     '--log-level')
@@ -790,7 +832,7 @@ _nearby_uwb_info() {
     repeating_flags=()
     non_repeating_flags=(--json --verbose --version -h --help)
     repeating_options=()
-    non_repeating_options=(--device --log-level)
+    non_repeating_options=(--device --log-level --uci-log --uci-log-max-mb)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -802,6 +844,12 @@ _nearby_uwb_info() {
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
+    '--uci-log')
+        return
+        ;;
+    '--uci-log-max-mb')
+        return
+        ;;
     esac
 }
 
@@ -809,7 +857,7 @@ _nearby_uwb_range() {
     repeating_flags=()
     non_repeating_flags=(--controller --controlee --json --verbose --version -h --help)
     repeating_options=(--peer)
-    non_repeating_options=(--device --session-id --channel --preamble --role --mac --interval-ms --count --angles --log-level)
+    non_repeating_options=(--device --session-id --channel --preamble --role --mac --interval-ms --count --angles --log-level --uci-log --uci-log-max-mb)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -849,6 +897,12 @@ _nearby_uwb_range() {
         __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
+    '--uci-log')
+        return
+        ;;
+    '--uci-log-max-mb')
+        return
+        ;;
     esac
 }
 
@@ -856,7 +910,7 @@ _nearby_uwb_raw() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--device --timeout --listen)
+    non_repeating_options=(--device --timeout --listen --uci-log --uci-log-max-mb)
     __nearby_offer_flags_options -1
 
     # Offer option value completions
@@ -868,6 +922,12 @@ _nearby_uwb_raw() {
         return
         ;;
     '--listen')
+        return
+        ;;
+    '--uci-log')
+        return
+        ;;
+    '--uci-log-max-mb')
         return
         ;;
     esac

@@ -39,6 +39,9 @@ public struct AdvertisementAccumulator: Sendable {
 
     /// How many devices (and pending fragment chains) are remembered at most.
     public let maximumDevices: Int
+    /// The longest advertising data an extended advertising set carries (Core Vol 4 Part E
+    /// 7.8.57: 1650 bytes): a longer fragment chain is delivered as truncated at this length.
+    public static let maximumDataLength = 1650
     private var known: [DeviceKey: Known] = [:]
     private var fragments: [FragmentKey: [UInt8]] = [:]
 
@@ -70,6 +73,14 @@ public struct AdvertisementAccumulator: Sendable {
         switch report.eventType.dataStatus {
         case .incompleteMoreToCome:
             if fragments[key] == nil && fragments.count >= maximumDevices { fragments.removeAll() }
+            let held = fragments[key]?.count ?? 0
+            guard held + bytes.count <= Self.maximumDataLength else {
+                // A chain longer than any advertising set can be (a controller that never says
+                // "complete"): delivered as truncated, so it cannot grow without bound.
+                bytes = Array(((fragments.removeValue(forKey: key) ?? []) + bytes).prefix(Self.maximumDataLength))
+                truncated = true
+                break
+            }
             fragments[key, default: []].append(contentsOf: bytes)
             return .pending
         case .incompleteTruncated:

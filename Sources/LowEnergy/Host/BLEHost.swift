@@ -92,12 +92,14 @@ public actor BLEHost {
     }
 
     /// Opens the transport `spec` names and starts a host on it.
+    /// - Parameter capture: where every HCI packet is recorded (`--hci-log`), `nil` for nowhere.
     /// - Throws: the transport's ``BluetoothError`` (with the fix for permissions, bluetoothd, ...)
     ///   or any error of ``start()``; the transport is closed again on failure.
     public static func open(_ spec: HCITransportSpec, configuration: BLEHostConfiguration = BLEHostConfiguration(),
-                            security: SecurityContext = SecurityContext(),
+                            security: SecurityContext = SecurityContext(), capture: HCICaptureLog? = nil,
                             logger: Logger = Logger(label: "nearby.lowenergy")) async throws(BluetoothError) -> BLEHost {
-        let transport = try await spec.open()
+        let opened = try await spec.open()
+        let transport = capture.map { opened.capturing(to: $0) } ?? opened
         let host = BLEHost(transport: transport, configuration: configuration, security: security, logger: logger)
         do {
             try await host.start()

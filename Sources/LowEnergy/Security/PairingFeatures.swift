@@ -75,8 +75,14 @@ public struct KeyDistribution: OptionSet, Sendable, Hashable {
 public struct PairingFeatures: Sendable, Hashable, CustomStringConvertible {
     /// IO capability.
     public var ioCapability: IOCapability
-    /// `true` if OOB authentication data of the peer is present.
-    public var oobDataPresent: Bool
+    /// The OOB data flag byte as sent: 0x00 not present, 0x01 present; a reserved value is kept
+    /// as received, so that the confirm and check values computed over the PDU match the peer's.
+    public var oobDataFlag: UInt8
+    /// `true` if OOB authentication data of the peer is present (the flag is 0x01).
+    public var oobDataPresent: Bool {
+        get { oobDataFlag == 0x01 }
+        set { oobDataFlag = newValue ? 0x01 : 0x00 }
+    }
     /// Authentication requirements.
     public var authentication: AuthenticationRequirements
     /// Maximum encryption key size, bytes (7...16).
@@ -90,7 +96,7 @@ public struct PairingFeatures: Sendable, Hashable, CustomStringConvertible {
     public init(ioCapability: IOCapability, oobDataPresent: Bool = false, authentication: AuthenticationRequirements,
                 maximumKeySize: UInt8 = 16, initiatorKeys: KeyDistribution, responderKeys: KeyDistribution) {
         self.ioCapability = ioCapability
-        self.oobDataPresent = oobDataPresent
+        self.oobDataFlag = oobDataPresent ? 0x01 : 0x00
         self.authentication = authentication
         self.maximumKeySize = maximumKeySize
         self.initiatorKeys = initiatorKeys
@@ -99,7 +105,7 @@ public struct PairingFeatures: Sendable, Hashable, CustomStringConvertible {
 
     /// The six bytes after the code.
     var bytes: [UInt8] {
-        [ioCapability.rawValue, oobDataPresent ? 1 : 0, authentication.rawValue, maximumKeySize,
+        [ioCapability.rawValue, oobDataFlag, authentication.rawValue, maximumKeySize,
          initiatorKeys.rawValue, responderKeys.rawValue]
     }
 

@@ -500,7 +500,7 @@ public struct PairingSession: Sendable {
     }
 
     private func ioCap(_ features: PairingFeatures) -> [UInt8] {
-        [features.authentication.rawValue, features.oobDataPresent ? 1 : 0, features.ioCapability.rawValue]
+        [features.authentication.rawValue, features.oobDataFlag, features.ioCapability.rawValue]
     }
 
     /// Initiator: sends Ea.

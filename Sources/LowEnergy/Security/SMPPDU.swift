@@ -99,10 +99,11 @@ public enum SMPPDU: Sendable, Hashable, CustomStringConvertible {
         switch code {
         case 0x01, 0x02:
             try need(6, code == 1 ? "Pairing Request" : "Pairing Response")
-            let features = PairingFeatures(
-                ioCapability: IOCapability(rawValue: body[0]), oobDataPresent: body[1] == 1,
+            var features = PairingFeatures(
+                ioCapability: IOCapability(rawValue: body[0]),
                 authentication: AuthenticationRequirements(rawValue: body[2]), maximumKeySize: body[3],
                 initiatorKeys: KeyDistribution(rawValue: body[4]), responderKeys: KeyDistribution(rawValue: body[5]))
+            features.oobDataFlag = body[1]
             self = code == 1 ? .pairingRequest(features) : .pairingResponse(features)
         case 0x03:
             try need(16, "Pairing Confirm")

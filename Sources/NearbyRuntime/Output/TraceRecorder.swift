@@ -1,6 +1,7 @@
-import Foundation
 public import NearbyInteraction
+import Foundation
 import NIProtocol
+public import NearbySupport
 import Ranging
 
 /// `--record FILE.csv`: every raw range sample in the trace format (specs/trace-format.md) with
@@ -8,12 +9,20 @@ import Ranging
 /// `t_s` counts from the start of the run and is kept non-decreasing across accessories, as the
 /// format requires (samples of different accessories may arrive a fraction of a millisecond
 /// out of order).
+///
+/// The file is written through ``NearbySupport/CaptureFile`` (mode 0600). A row that cannot be
+/// written (a full disk, a file-size limit, an I/O error) never stops the run: the first
+/// failure is reported through `report`, rows are counted as lost and every later row is tried
+/// again, so recording resumes when space is freed (reported too, with the number of rows
+/// lost); the run's end reports the total.
 public final class TraceRecorder: RunOutput, @unchecked Sendable {
-    private let handle: FileHandle
+    private let file: CaptureFile
+    private let report: @Sendable (String) -> Void
     private let writer = TraceWriter()
     private var start = 0.0
     private var last = 0.0
-    private var failed = false
+    private var reportedResumptions = 0
+    private var lostAtLastReport = 0
 
     /// A problem with the trace file.
     public struct RecordError: Error, Sendable, CustomStringConvertible {
@@ -22,33 +31,47 @@ public final class TraceRecorder: RunOutput, @unchecked Sendable {
     }
 
     /// Creates (or truncates) `path`, mode 0600, and writes the header.
-    /// - Throws: ``RecordError`` naming the file when it cannot be created.
-    public init(path: String) throws(RecordError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
-            throw RecordError(description: "cannot create \(path): check the directory exists and is writable")
+    /// - Parameter report: receives a line for people when writing fails, resumes, and at the
+    ///   end if rows were lost (the CLI prints it on standard error).
+    /// - Throws: ``RecordError`` naming the file when it cannot be created at all (a missing
+    ///   directory, no permission). A full disk is not an error here: see the type.
+    public init(path: String, report: @escaping @Sendable (String) -> Void = { _ in }) throws(RecordError) {
+        self.report = report
+        let header = Array((writer.header + ",accessory\n").utf8)
+        do {
+            file = try CaptureFile(
+                path: path, header: header, limits: CaptureLimits(maximumBytes: .max, keptFiles: 0),
+                onFailure: { report("\($0); samples are not recorded until writing works again (ranging goes on)") })
+        } catch {
+            throw RecordError(description: "\(error)")
         }
-        self.handle = handle
-        handle.write(Data((writer.header + ",accessory\n").utf8))
     }
 
     public func runStarted(_ context: RunContext) { start = context.start }
 
     public func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
-        guard case .update(let update) = event.kind, let accessory = event.accessory, !failed else { return }
+        guard case .update(let update) = event.kind, let accessory = event.accessory else { return }
         var sample = update.sample
         last = max(last, sample.timestamp - start)
         sample.timestamp = last
         let line = writer.line(for: sample) + "," + accessory.id.replacingOccurrences(of: ",", with: "_") + "\n"
-        do {
-            try handle.write(contentsOf: Data(line.utf8))
-        } catch {
-            failed = true
+        file.write(Array(line.utf8))
+        let statistics = file.statistics
+        if statistics.resumed > reportedResumptions {
+            reportedResumptions = statistics.resumed
+            report("writing works again; \(statistics.recordsLost - lostAtLastReport) sample(s) were not recorded")
+            lostAtLastReport = statistics.recordsLost
         }
     }
 
+    /// Rows written and lost so far.
+    public var statistics: CaptureFile.Statistics { file.statistics }
+
     public func runFinished(_ summary: RunSummary) async {
-        try? handle.close()
+        file.close()
+        let statistics = file.statistics
+        if statistics.recordsLost > 0 {
+            report("\(statistics.recordsLost) of \(statistics.recordsLost + statistics.recordsWritten) sample(s) were not recorded")
+        }
     }
 }

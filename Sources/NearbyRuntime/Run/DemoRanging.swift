@@ -20,10 +20,14 @@ public final class DemoRanging: Sendable {
     /// The scenario's length, seconds of scenario time.
     public var duration: Double { environment.duration }
 
-    private init(environment: DemoEnvironment, client: UCIClient, manager: NearbySessionManager) {
+    /// The server of the host's kit (``DemoOptions/serve``), if any.
+    public let server: VirtualUWBSServer?
+
+    private init(environment: DemoEnvironment, client: UCIClient, manager: NearbySessionManager, server: VirtualUWBSServer?) {
         self.environment = environment
         self.client = client
         self.manager = manager
+        self.server = server
     }
 
     /// Builds the world, opens the host's kit and starts a session per accessory.
@@ -33,31 +37,67 @@ public final class DemoRanging: Sendable {
     ///   - seed: the noise and random-walk seed.
     ///   - speed: simulated seconds per real second (the settings' time scale should match).
     ///   - settings: the run's settings (dialect, key order, filter, zones, retry).
+    ///   - options: the ranging interval, how the host reaches its kit, the UCI capture.
     /// - Throws: ``DemoRangingError`` when the simulator does not start.
     public static func start(
         scenario: Scenario, accessories: Int, seed: UInt64, speed: Double, settings: RunSettings,
-        logger: Logger = Logger(label: "nearby")
+        options: DemoOptions = DemoOptions(), logger: Logger = Logger(label: "nearby")
     ) async throws(DemoRangingError) -> DemoRanging {
         let order = settings.session.planning.keyByteOrder
+        // The host's kit runs one session per accessory (the default virtual kit stops at 5).
+        var hostKit = VirtualUWBSConfiguration.default
+        hostKit.maximumSessions = max(hostKit.maximumSessions, accessories)
         let environment: DemoEnvironment
         do {
             environment = try DemoEnvironment(
-                scenario: scenario, accessories: accessories, seed: seed, clock: .realTime(speed: speed),
-                accessory: { VirtualNIAccessoryConfiguration(address: 0x0A01 + UInt16($0), keyByteOrder: order) }, logger: logger)
+                scenario: scenario, accessories: accessories, seed: seed, clock: .realTime(speed: speed), hostUWBS: hostKit,
+                accessory: { options.accessory(address: 0x0A01 + UInt16($0), keyByteOrder: order) }, logger: logger)
         } catch {
             throw DemoRangingError(description: "the simulator did not start: \(error)")
         }
-        let client = UCIClient(transport: environment.hostTransport, logger: logger)
+        var server: VirtualUWBSServer?
+        if let (host, port) = options.serve {
+            do {
+                server = try VirtualUWBSServer(
+                    world: environment.world, host: host, port: port, configuration: hostKit, placement: .host, logger: logger)
+            } catch {
+                await environment.shutdown()
+                throw DemoRangingError(description: "cannot serve the host's kit: \(error)")
+            }
+        }
+        let kit: any UCITransport = options.hostKit?.makeTransport(logger: logger) ?? environment.hostTransport
+        let client = UCIClient(transport: options.uciCapture.map { kit.capturing(to: $0) } ?? kit, logger: logger)
         do {
             try await environment.start()
             try await client.open()
         } catch {
+            await server?.stop()
             await environment.shutdown()
             throw DemoRangingError(description: "the simulator did not start: \(error)")
         }
         let manager = NearbySessionManager(client: client, configuration: settings.session, logger: logger)
-        let demo = DemoRanging(environment: environment, client: client, manager: manager)
-        return demo
+        return DemoRanging(environment: environment, client: client, manager: manager, server: server)
+    }
+
+    /// Makes the served kit fail (CORE_DEVICE_STATUS_NTF(ERROR)): a fault for tests under load.
+    public func failServedKit() async {
+        for id in server?.connectedDevices ?? [] { try? await environment.world.inject(.deviceError, into: id) }
+    }
+
+    /// Closes the served kit's connection, as an unplug would.
+    public func dropServedKit() async {
+        await server?.dropConnections()
+    }
+
+    /// What the world's kits sent their hosts (the host's kit first counts for load tests).
+    public func kitTraffic() async -> VirtualUWBSTraffic {
+        let traffic = await environment.world.trafficByDevice
+        let accessoryKits = Set(environment.accessories.map(\.transport.deviceID))
+        return traffic.filter { !accessoryKits.contains($0.key) }.values.reduce(into: VirtualUWBSTraffic()) { total, device in
+            total.packets += device.packets
+            total.sessionInfoNotifications += device.sessionInfoNotifications
+            total.measurements += device.measurements
+        }
     }
 
     /// Starts a session per accessory; a failure is reported through `report`.
@@ -85,6 +125,7 @@ public final class DemoRanging: Sendable {
     public func close() async {
         await manager.stop()
         await client.close()
+        await server?.stop()
         await environment.shutdown()
     }
 }

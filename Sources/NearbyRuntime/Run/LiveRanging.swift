@@ -47,15 +47,19 @@ public final class LiveRanging: Sendable {
     ///   - host: the host's own address and command set (`--own-address`, `--hci-legacy`).
     ///   - security: bonds and the host's identity (the accessory store's), so bonded accessories
     ///     are encrypted with their stored keys and see the central they paired with.
+    ///   - uciCapture: where every UCI packet is recorded (`--uci-log`), `nil` for nowhere.
+    ///   - hciCapture: where every HCI packet is recorded (`--hci-log`), `nil` for nowhere.
     /// - Throws: ``LiveRangingError`` saying which device failed and what to do.
     public static func open(
         uwb: UWBDeviceTarget?, hci: HCITransportSpec, host hostConfiguration: BLEHostConfiguration = BLEHostConfiguration(),
-        security: SecurityContext = SecurityContext(), settings: RunSettings, logger: Logger = Logger(label: "nearby")
+        security: SecurityContext = SecurityContext(), settings: RunSettings, uciCapture: UCICaptureLog? = nil,
+        hciCapture: HCICaptureLog? = nil, logger: Logger = Logger(label: "nearby")
     ) async throws(LiveRangingError) -> LiveRanging {
         let client: UCIClient
         do {
             let target = try uwb ?? .device(onlyDevKit())
-            client = UCIClient(transport: target.makeTransport(world: .shared, logger: logger), logger: logger)
+            let transport = target.makeTransport(world: .shared, logger: logger)
+            client = UCIClient(transport: uciCapture.map { transport.capturing(to: $0) } ?? transport, logger: logger)
             try await client.open()
         } catch let error as LiveRangingError {
             throw error
@@ -64,7 +68,7 @@ public final class LiveRanging: Sendable {
         }
         let host: BLEHost
         do {
-            host = try await BLEHost.open(hci, configuration: hostConfiguration, security: security, logger: logger)
+            host = try await BLEHost.open(hci, configuration: hostConfiguration, security: security, capture: hciCapture, logger: logger)
         } catch {
             await client.close()
             throw LiveRangingError(device: .controller, description: "--hci \(hci): \(error)")

@@ -61,7 +61,11 @@ public final class DemoEnvironment: Sendable {
         guard (1...8).contains(count) else {
             throw VirtualUWBSError(.invalidParameter, "the demo runs 1 to 8 accessories, not \(count)")
         }
-        let world = try VirtualUWBSWorld(scenario: scenario, noise: noise, seed: seed, clock: clock, logger: logger)
+        // The scenario starts once every accessory ranges (or 10 s after the first did), so each
+        // sees all of it however long its NI setup took.
+        let world = try VirtualUWBSWorld(
+            scenario: scenario, noise: noise, seed: seed, clock: clock, scenarioStart: .pairedSessions(count, maximumWait: 10),
+            logger: logger)
         self.world = world
         hostTransport = world.makeTransport(configuration: hostUWBS ?? uwbs, placement: .host, name: "sim host")
         accessories = (0..<count).map { index in

@@ -21,6 +21,8 @@ public final class VirtualUWBSServer: Sendable {
     public let world: VirtualUWBSWorld
     /// The configuration of every device a connection creates.
     public let configuration: VirtualUWBSConfiguration
+    /// Where each connection's device is placed in the scene.
+    public let placement: VirtualUWBSPlacement
     /// The address listened on.
     public let host: String
     /// The port listened on (the kernel's choice when 0 was asked for).
@@ -41,16 +43,20 @@ public final class VirtualUWBSServer: Sendable {
     /// - Parameters:
     ///   - host: an address or name, e.g. `127.0.0.1`, `::1`, `0.0.0.0` (every interface).
     ///   - port: the TCP port; 0 lets the kernel pick (read ``port``).
+    ///   - placement: where each connection's device is in the scene (default: decided when it
+    ///     first ranges; `.host` serves the scenario's host kit, e.g. to a UCI client over TCP).
     /// - Throws: ``VirtualUWBSError``: `listenFailed` (address in use, unknown host, permission)
     ///   naming what to change; `invalidParameter` for a configuration that does not validate.
     public init(
         world: VirtualUWBSWorld, host: String = "127.0.0.1", port: UInt16 = 7000,
-        configuration: VirtualUWBSConfiguration = .default, logger: Logger = Logger(label: "nearby.sim.uwbs.tcp")
+        configuration: VirtualUWBSConfiguration = .default, placement: VirtualUWBSPlacement = .automatic,
+        logger: Logger = Logger(label: "nearby.sim.uwbs.tcp")
     ) throws(VirtualUWBSError) {
         try configuration.validate()
         let (fd, boundPort) = try Self.listen(host: host, port: port)
         self.world = world
         self.configuration = configuration
+        self.placement = placement
         self.host = host
         self.port = boundPort
         self.listener = fd
@@ -215,7 +221,7 @@ public final class VirtualUWBSServer: Sendable {
         let inbox: VirtualUWBSInbox
         do {
             inbox = try await world.attach(
-                connection.id, name: "tcp \(connection.peer)", configuration: configuration, placement: .automatic,
+                connection.id, name: "tcp \(connection.peer)", configuration: configuration, placement: placement,
                 output: connection.output)
         } catch {
             logger.error("cannot attach a virtual UWBS for \(connection.peer): \(error)")

@@ -29,4 +29,9 @@ public enum ScenarioStart: Sendable, Hashable {
     case firstRanging
     /// When the world is created.
     case worldCreation
+    /// When `sessions` distinct sessions have ranged with a peer, or `maximumWait` seconds of
+    /// world time after the first one did, whichever comes first: a demo with N accessories
+    /// whose NI setups end at different times (a busy machine) shows each of them the whole
+    /// scenario; the wait bounds the time an accessory that never ranges holds the others.
+    case pairedSessions(Int, maximumWait: Double)
 }

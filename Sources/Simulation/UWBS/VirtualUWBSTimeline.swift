@@ -11,6 +11,10 @@ struct VirtualUWBSTimeline: Sendable {
     private let realStart = ContinuousClock.now
     /// World time at which the scenario's clock is 0 (`nil` before it started).
     private var scenarioEpoch: Double?
+    /// ``ScenarioStart/pairedSessions(_:maximumWait:)``: the sessions that ranged so far, and
+    /// when the first did.
+    private var pairedSessions: Set<String> = []
+    private var firstPairing: Double?
 
     init(clock: SimulationClock, scenarioStart: ScenarioStart) {
         self.clock = clock
@@ -39,19 +43,32 @@ struct VirtualUWBSTimeline: Sendable {
     func scenarioTime(at time: Double) -> Double? {
         switch scenarioStart {
         case .worldCreation: time
-        case .firstRanging: scenarioEpoch.map { time - $0 }
+        case .firstRanging, .pairedSessions: scenarioEpoch.map { time - $0 }
         }
     }
 
     /// Restarts the scenario: its clock is 0 now (with ``ScenarioStart/firstRanging``, at the
     /// next paired round).
     mutating func restartScenario() {
-        scenarioEpoch = scenarioStart == .firstRanging ? nil : now
+        scenarioEpoch = scenarioStart == .worldCreation ? now : nil
+        pairedSessions = []
+        firstPairing = nil
     }
 
-    /// Scenario time of a paired round at `time`, starting the scenario's clock on the first.
-    mutating func startScenarioIfNeeded(at time: Double) -> Double {
-        if scenarioStart == .firstRanging, scenarioEpoch == nil { scenarioEpoch = time }
+    /// Scenario time of a paired round of `session` (any key naming the session) at `time`,
+    /// starting the scenario's clock when ``scenarioStart`` says so; 0 before.
+    mutating func startScenarioIfNeeded(at time: Double, session: String) -> Double {
+        if scenarioEpoch == nil {
+            switch scenarioStart {
+            case .worldCreation: break
+            case .firstRanging: scenarioEpoch = time
+            case .pairedSessions(let count, let maximumWait):
+                pairedSessions.insert(session)
+                let first = firstPairing ?? time
+                firstPairing = first
+                if pairedSessions.count >= count || time - first >= maximumWait { scenarioEpoch = time }
+            }
+        }
         return scenarioTime(at: time) ?? 0
     }
 }

@@ -47,6 +47,7 @@ extension VirtualUWBSWorld {
         let output = devices[id]?.output
         for packet in reaction.packets {
             output?.deliver(packet)
+            if output != nil { traffic[id, default: VirtualUWBSTraffic()].count(packet) }
             if tracing { broadcaster.yield(.packet(id, .toHost, packet)) }
         }
         for state in reaction.deviceStates { broadcaster.yield(.deviceState(id, state)) }
@@ -67,4 +68,10 @@ extension VirtualUWBSWorld {
             }
         }
     }
+}
+
+extension VirtualUWBSWorld {
+    /// What each device sent its host so far, by device, also for devices gone since (an
+    /// unplugged kit, a closed connection): for load tests that count every notification.
+    public var trafficByDevice: [VirtualUWBSDeviceID: VirtualUWBSTraffic] { traffic }
 }

@@ -29,7 +29,7 @@ extension VirtualUWBSWorld {
                 rounds.append(timeoutRound(id, session.id, address, time))
                 continue
             }
-            let sceneTime = timeline.startScenarioIfNeeded(at: time)
+            let sceneTime = timeline.startScenarioIfNeeded(at: time, session: "\(id)/\(session.id)")
             let controllerScene = sceneID(for: id, asController: true)
             let controleeScene = sceneID(for: peer.id, asController: false)
             let mine: SimulatedMeasurement?

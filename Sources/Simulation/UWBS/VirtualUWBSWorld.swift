@@ -69,6 +69,7 @@ public actor VirtualUWBSWorld {
     var faults = VirtualUWBSFaults()
     // The packet pump (VirtualUWBSWorld+Packets.swift).
     var tracing = false
+    var traffic: [VirtualUWBSDeviceID: VirtualUWBSTraffic] = [:]
 
     /// Creates a world.
     /// - Parameters:

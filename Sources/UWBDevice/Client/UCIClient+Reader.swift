@@ -240,6 +240,7 @@ extension UCIClient {
     private func deliver(_ view: UCISessionInfoView, packet: UCIPacket? = nil, message: UCIRawMessage? = nil) {
         let token = view.session
         guard let route = routes[token] else {
+            unroutedMeasurementCount += view.measurementCount
             let raw = message ?? packet.map {
                 UCIRawMessage(messageType: .notification, opcode: .sessionInfo, payload: Array($0.payload))
             }

@@ -69,6 +69,13 @@ public actor UCIClient {
     var sessionOrder: [UInt32] = []
     var routes: [UInt32: SessionRoute] = [:]
     var closedTokens: Set<UInt32> = []
+    /// Measurements of SESSION_INFO_NTFs for no open session (see ``unroutedMeasurements``).
+    var unroutedMeasurementCount = 0
+
+    /// Measurements received in SESSION_INFO_NTFs of a session that is no longer (or not) open
+    /// here, e.g. sent by the UWBS just before a device error or a close took effect: they are
+    /// discarded (logged), and counted here so a load test accounts for every measurement.
+    public var unroutedMeasurements: Int { unroutedMeasurementCount }
 
     // Recovery.
     var recoveryTask: Task<Void, Never>?

@@ -40,6 +40,11 @@ class Behaviour:
     async def on_disconnected(self, connection_handle: int, reason: int) -> None:
         pass
 
+    def for_accessory(self, index: int) -> 'Behaviour':
+        """The behaviour of accessory `index` (0-based) of a multi-accessory peer: index 0 uses
+        this instance; stateless behaviours share it, stateful ones return a fresh instance."""
+        return self
+
     async def on_control(self, payload: bytes) -> None:
         """A test wrote ``0x20 + payload`` to the test-control characteristic."""
 

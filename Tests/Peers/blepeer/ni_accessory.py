@@ -244,6 +244,15 @@ class NIAccessoryBehaviour(Behaviour):
         return (bytes([0x01]) + struct.pack('>HH', 0x0100, 0x0000) + bytes([0x00, 0xFF]) + bytes([0x02, 0x05])
                 + bytes([0x04, 0x06, 0x00]) + struct.pack('>I', 0x0E) + bytes([0x03]) + self.mac_bytes)
 
+    def for_accessory(self, index: int) -> 'NIAccessoryBehaviour':
+        """Accessory `index` of a multi-accessory peer: its own UWBS connection and session, UWB
+        address NEARBY_NI_MAC + index."""
+        if index == 0:
+            return self
+        other = NIAccessoryBehaviour()
+        other.mac = (self.mac + index) & 0xFFFF
+        return other
+
     async def uwbs(self) -> UCIDevice:
         if self.device is None:
             device = UCIDevice(self.uwbs_host, self.uwbs_port)

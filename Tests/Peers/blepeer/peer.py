@@ -15,6 +15,7 @@ import logging
 import signal
 import sys
 
+from bumble import hci
 from bumble import link as bumble_link
 
 from . import advertising, services
@@ -151,7 +152,7 @@ class BLEPeer:
                 advertising_data=adv,
                 scan_response_data=scan_response,
                 apple_ni_configuration=options.apple_ni_configuration,
-                behaviour=self.behaviour,
+                behaviour=self.behaviour.for_accessory(index),
                 link_loss=self.c0.drop_links,
                 security=options.security,
                 rpa_irk=options.rpa_irk,
@@ -172,6 +173,13 @@ class BLEPeer:
             f'READY transport={options.transport} address={",".join(options.accessory_addresses())} '
             f'adv={adv.hex()} scan_response={scan_response.hex()}'
         )
+
+    def drop_all_links(self) -> None:
+        """Every LE link of C0 ends at once, as when the radio is lost (both sides see a
+        connection timeout); the accessories advertise again."""
+        if self.c0 is not None:
+            dropped = self.c0.drop_links(hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR)
+            report(f'LINK-LOSS-ALL links={dropped}')
 
     async def close(self) -> None:
         if self.transport is not None:
@@ -300,11 +308,16 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
 
 
 async def run(options: PeerOptions, behaviour: Behaviour) -> None:
+    # A parent may have these blocked (a Swift test process does; Foundation's Process keeps the
+    # mask): unblock them, or the handlers below never run.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1, signal.SIGTERM, signal.SIGINT})
     peer = BLEPeer(options, behaviour)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    # SIGUSR1: every link of C0 is lost at once (a fault for tests under load).
+    loop.add_signal_handler(signal.SIGUSR1, peer.drop_all_links)
     await peer.start()
     await stop.wait()
     await peer.close()

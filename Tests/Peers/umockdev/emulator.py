@@ -89,7 +89,15 @@ USB_SPEED_FULL = 2
 PACKET = 64  # full-speed bulk max packet size
 
 
+# --quiet-packets: no line per packet (bulk-in/out, uci-*), for load tests at hundreds of packets
+# per second; every other event is still logged.
+QUIET_PACKETS = False
+PACKET_EVENTS = ("bulk-in ", "bulk-out ", "uci-from-uwbs ", "uci-to-uwbs ")
+
+
 def log(message):
+    if QUIET_PACKETS and message.startswith(PACKET_EVENTS):
+        return
     sys.stderr.write("emulator: %s\n" % message)
     sys.stderr.flush()
 
@@ -1002,6 +1010,7 @@ def parse_arguments():
     parser.add_argument("--bus", type=int, default=1)
     parser.add_argument("--address", type=int, default=2, help="device address of the first plug-in")
     parser.add_argument("--env-file", help="long-lived mode: write UMOCKDEV_DIR=... here")
+    parser.add_argument("--quiet-packets", action="store_true", help="no log line per packet (load tests)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]")
     args = parser.parse_args()
     if args.command and args.command[0] == "--":
@@ -1017,7 +1026,9 @@ def parse_arguments():
 
 
 def main():
+    global QUIET_PACKETS
     args = parse_arguments()
+    QUIET_PACKETS = args.quiet_packets
     # The parent may have spawned us with these blocked (they survive exec): plug/unplug need them.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1, signal.SIGUSR2, signal.SIGTERM, signal.SIGINT})
     # Hotplug uevents only reach libusb's udev monitor if the emulator itself runs under the preload.
