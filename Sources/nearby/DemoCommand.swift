@@ -5,6 +5,7 @@ import NearbyConfig
 import NearbyMQTT
 import NearbyInteraction
 import NearbyRuntime
+import NearbyTerminal
 import NearbyWeb
 import Ranging
 import Simulation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Hooks
 import Synchronization
 
 /// The `nearby` command line: UWB nearby interaction on Linux.
@@ -20,7 +21,7 @@ struct Nearby: AsyncParsableCommand {
     /// Parses and runs, with the hook command split off first: every command reads what follows
     /// `--` the same way, from ``HookCommandLine/command``.
     static func main() async {
-        let (options, command) = HookCommandLine.split(Array(CommandLine.arguments.dropFirst()))
+        let (options, command) = HookTriggers.splitCommand(Array(CommandLine.arguments.dropFirst()))
         HookCommandLine.command = command
         do {
             var parsed = try parseAsRoot(options)
@@ -45,11 +46,5 @@ enum HookCommandLine {
     static var command: [String] {
         get { stored.withLock { $0 } }
         set { stored.withLock { $0 = newValue } }
-    }
-
-    /// `arguments` before the first `--`, and what follows it.
-    static func split(_ arguments: [String]) -> (options: [String], command: [String]) {
-        guard let terminator = arguments.firstIndex(of: "--") else { return (arguments, []) }
-        return (Array(arguments[..<terminator]), Array(arguments[(terminator + 1)...]))
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import LowEnergy
 import NearbyRuntime
+import NearbyTerminal
 import NearbyWeb
 import NearbyConfig
 import NearbyMQTT

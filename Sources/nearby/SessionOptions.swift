@@ -4,6 +4,7 @@ import Logging
 import NearbyRuntime
 import NearbyConfig
 import NearbyInteraction
+import NearbyTerminal
 import Ranging
 import NIProtocol
 
