@@ -207,7 +207,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyRuntimeTests",
-            dependencies: ["NearbyTestSupport", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Hooks", "Ranging", "Simulation", "NearbyBase"],
+            dependencies: [
+                "NearbyTestSupport", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Hooks", "Ranging", "Simulation", "NearbyBase",
+                "UCI", "UWBDevice",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyWebTests",
@@ -218,7 +221,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyTerminalTests",
-            dependencies: ["NearbyTestSupport", "NearbyTerminal", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "Ranging", "UCI", "Accessories", "LowEnergy", "Hooks"],
+            dependencies: ["NearbyTestSupport", "NearbyTerminal", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Ranging", "UCI", "Accessories", "LowEnergy", "Hooks"],
             swiftSettings: swiftSettings),
         // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
         .testTarget(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import NearbyBase
 import NearbyRuntime
 import NearbyTerminal
 import Simulation
@@ -97,7 +97,7 @@ struct UWBRangeCommand: AsyncParsableCommand {
 
     /// The session ID and the parameters the flags describe, validated.
     func session() throws -> (id: UInt32, parameters: FiRaSessionParameters) {
-        guard let id = Self.number(sessionID, UInt32.self) else {
+        guard let id = IntegerText.parse(sessionID, as: UInt32.self) else {
             throw ValidationError("--session-id \"\(sessionID)\" is not a number 0-4294967295 (decimal or 0x hex)")
         }
         let own = try Self.address(mac, option: "--mac")
@@ -146,13 +146,6 @@ struct UWBRangeCommand: AsyncParsableCommand {
         for error in result.errors { Console.error("error: \(error)") }
         output.note("stopped after \(result.samples) sample(s)" + (result.stop.map { ", \($0)" } ?? "") + "; session \(id) closed")
         if result.failed { throw ExitCode(1) }
-    }
-
-    /// Parses a decimal or `0x` hex number.
-    static func number<T: FixedWidthInteger>(_ text: String, _ type: T.Type) -> T? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.lowercased().hasPrefix("0x") { return T(trimmed.dropFirst(2), radix: 16) }
-        return T(trimmed)
     }
 
     /// `0x0001` / `0001` (short, up to 4 hex digits) or 16 hex digits (extended).

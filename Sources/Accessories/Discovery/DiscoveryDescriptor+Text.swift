@@ -1,5 +1,5 @@
-import Foundation
-public import LowEnergy
+import LowEnergy
+import NearbyBase
 
 extension DiscoveryDescriptor {
     /// A descriptor from text as people type it (`nearby scan` / `nearby setup` flags):
@@ -8,8 +8,11 @@ extension DiscoveryDescriptor {
     /// - `manufacturerData`, `serviceData`: `HEX` or `HEX/MASK` (`0a0b/ff0f`).
     /// - Throws: ``DiscoveryDescriptorTextError`` naming the text that is not what it should be,
     ///   or wrapping the ``DiscoveryDescriptorError`` of an inconsistent descriptor.
+    ///
+    /// The four texts have no defaults, so this initialiser is chosen only when all of them are
+    /// written (`nil` where not given).
     public init(
-        service: String? = nil, company: String? = nil, manufacturerData: String? = nil, serviceData: String? = nil,
+        service: String?, company: String?, manufacturerData: String?, serviceData: String?,
         nameSubstring: String? = nil, nameIgnoresCase: Bool = false, range: DiscoveryRange = .default
     ) throws(DiscoveryDescriptorTextError) {
         var uuid: BluetoothUUID?
@@ -36,11 +39,7 @@ extension DiscoveryDescriptor {
     }
 
     /// `0x004C`, `0X4c` (hex) or `76` (decimal); `nil` for anything else.
-    public static func companyIdentifier(_ text: String) -> UInt16? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.lowercased().hasPrefix("0x") { return UInt16(trimmed.dropFirst(2), radix: 16) }
-        return UInt16(trimmed)
-    }
+    public static func companyIdentifier(_ text: String) -> UInt16? { IntegerText.parse(text) }
 
     /// `HEX` or `HEX/MASK`.
     static func blob(_ text: String, _ field: DiscoveryDescriptorTextError.Field) throws(DiscoveryDescriptorTextError) -> (blob: [UInt8], mask: [UInt8]?) {

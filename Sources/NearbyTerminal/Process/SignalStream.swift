@@ -88,6 +88,13 @@ public func onSignal<T: Sendable>(_ handler: @escaping @Sendable (Int32) -> Void
 /// - Returns: what `body` returned or threw (`CancellationError` or whatever `body` throws when
 ///   cancelled).
 public func cancellingOnSignal<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
+    let signals = SignalStream([SIGINT, SIGTERM])
     let work = Task { try await body() }
-    return await onSignal({ _ in work.cancel() }) { await work.result }
+    let watcher = Task {
+        for await _ in signals.stream { work.cancel() }
+    }
+    let result = await work.result
+    watcher.cancel()
+    signals.cancel()
+    return result
 }
