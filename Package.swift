@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "NearbyWeb", targets: ["NearbyWeb"]),
         .library(name: "MQTT", targets: ["MQTT"]),
         .library(name: "NearbyMQTT", targets: ["NearbyMQTT"]),
+        .library(name: "NearbyTerminal", targets: ["NearbyTerminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -147,12 +148,22 @@ let package = Package(
             dependencies: ["MQTT", "NearbyRuntime", "NearbyConfig", "NearbyInteraction", "NIProtocol", "Ranging", "NearbyBase", "NearbySupport", logging],
             swiftSettings: swiftSettings),
 
+        // Terminal front-ends for the commands and programs: the live range screen, the replay's
+        // text, the accessory picker, pairing prompts, the log handler, signals.
+        .target(
+            name: "NearbyTerminal",
+            dependencies: [
+                "NearbyRuntime", "NearbyInteraction", "NIProtocol", "Hooks", "Ranging", "UCI", "Accessories", "LowEnergy", "NearbyConfig",
+                logging,
+            ],
+            swiftSettings: swiftSettings),
+
         // The CLI: parses flags, prints.
         .executableTarget(
             name: "nearby",
             dependencies: [
                 "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
-                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyWeb", "NearbyBase", "NearbySupport", "MQTT", "NearbyMQTT", logging,
+                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyWeb", "NearbyBase", "NearbySupport", "MQTT", "NearbyMQTT", "NearbyTerminal", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
@@ -199,7 +210,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyRuntimeTests",
-            dependencies: ["NearbyTestSupport", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Hooks", "Ranging", "Simulation", "NearbyBase"],
+            dependencies: [
+                "NearbyTestSupport", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Hooks", "Ranging", "Simulation", "NearbyBase",
+                "UCI", "UWBDevice",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyWebTests",
@@ -207,6 +221,10 @@ let package = Package(
                 "NearbyTestSupport", "NearbyWeb", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NearbyTerminalTests",
+            dependencies: ["NearbyTestSupport", "NearbyTerminal", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Ranging", "UCI", "Accessories", "LowEnergy", "Hooks"],
             swiftSettings: swiftSettings),
         // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
         .testTarget(

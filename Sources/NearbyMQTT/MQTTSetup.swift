@@ -157,6 +157,36 @@ public struct MQTTSetup: Sendable {
         return reason
     }
 
+    /// The run output publishing to the broker with these settings (``MQTTPublisher``); it
+    /// connects when the run starts.
+    /// - Parameters:
+    ///   - softwareVersion: the program's version, shown in Home Assistant's device info.
+    ///   - notes: where connection notes go (with ``hint(for:)`` for failures).
+    /// - Throws: ``MQTT/MQTTError`` for client settings that cannot work.
+    public func makePublisher(softwareVersion: String, notes: @escaping @Sendable (String) -> Void) throws(MQTTError) -> MQTTPublisher {
+        var options = publisher
+        options.softwareVersion = softwareVersion
+        let client = try MQTTClient(configuration: client)
+        return MQTTPublisher(client: client, topics: topics, options: options, notes: notes, hint: Self.hint(for:))
+    }
+
+    /// ``removeAccessory(_:timeout:)`` with what to tell the user: `removed` and
+    /// `removed its Home Assistant entities and state from BROKER (host HOST)`, or not removed
+    /// and why, with how to clean up by hand (delete the device in Home Assistant, or clear the
+    /// retained topics with `mosquitto_pub -r -n -t ...`).
+    public func forgetAccessory(_ id: String, timeout: Duration = .seconds(5)) async -> (removed: Bool, message: String) {
+        guard let problem = await removeAccessory(id, timeout: timeout) else {
+            return (true, "removed its Home Assistant entities and state from \(client.broker) (host \(topics.host))")
+        }
+        let retained = HomeAssistantDiscovery(prefix: publisher.discoveryPrefix, topics: topics, softwareVersion: "")
+            .removal(accessoryID: id).map(\.topic)
+        return (
+            false,
+            "its Home Assistant entities stay on \(client.broker): \(problem). Delete the device in Home Assistant, "
+                + "or clear the retained topics when the broker is up: " + retained.map { "mosquitto_pub -r -n -t '\($0)'" }.joined(separator: "; ")
+        )
+    }
+
     private func waitUntilPublished(_ mqtt: MQTTClient, count: Int, timeout: Duration) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)

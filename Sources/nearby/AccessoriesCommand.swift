@@ -2,9 +2,9 @@ import Accessories
 import ArgumentParser
 import Foundation
 import LowEnergy
-import MQTT
 import NearbyConfig
 import NearbyMQTT
+import NearbyTerminal
 
 /// `nearby accessories`: the store of set-up accessories.
 struct AccessoriesCommand: AsyncParsableCommand {
@@ -20,40 +20,6 @@ struct AccessoriesCommand: AsyncParsableCommand {
                       AccessoriesMigrateCommand.self],
         defaultSubcommand: AccessoriesListCommand.self
     )
-
-    /// Runs a store operation; store errors exit 1 with their message.
-    static func run<T>(_ body: () async throws(AccessoryStoreError) -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch {
-            UWBConsole.error("error: \(error)")
-            throw ExitCode(1)
-        }
-    }
-
-    /// `2025-06-15 15:06` (UTC) or `never`.
-    static func time(_ date: Date?) -> String {
-        guard let date else { return "never" }
-        var seconds = time_t(date.timeIntervalSince1970)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02d %02d:%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min)
-    }
-
-    /// One line per record.
-    static func table(_ records: [AccessoryRecord]) -> [String] {
-        var rows = [["ID", "NAME", "ADVERTISED", "ADDRESS", "TYPE", "DATA CHANNEL", "BONDING", "LAST SEEN (UTC)"]]
-        for record in records {
-            rows.append([record.id, record.displayName, record.advertisedName ?? "-", record.address.description,
-                         record.addressType.description, record.dataChannel?.name ?? "-", record.bonding.description,
-                         time(record.lastSeenAt)])
-        }
-        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { $0.offset == row.count - 1 ? $0.element : $0.element.uwbPadded(to: widths[$0.offset]) }
-                .joined(separator: "  ")
-        }
-    }
 }
 
 /// `nearby accessories list`.
@@ -67,13 +33,13 @@ struct AccessoriesListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = storeOptions.open()
-        let records = try await AccessoriesCommand.run { () async throws(AccessoryStoreError) in try await store.list() }
+        let records = try await NearbyExit.onError { try await store.list() }
         if json {
-            AccessoryConsole.out(AccessoryJSON.pretty(records))
+            Console.out(AccessoryJSON.pretty(records))
         } else if records.isEmpty {
-            AccessoryConsole.out("no accessories in \(store.path); set one up with `nearby setup` or `nearby accessories migrate`")
+            Console.out("no accessories in \(store.path); set one up with `nearby setup` or `nearby accessories migrate`")
         } else {
-            for line in AccessoriesCommand.table(records) { AccessoryConsole.out(line) }
+            for line in AccessoryRecord.table(records) { Console.out(line) }
         }
     }
 }
@@ -96,8 +62,8 @@ struct AccessoriesRenameCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = storeOptions.open()
-        let record = try await AccessoriesCommand.run { () async throws(AccessoryStoreError) in try await store.rename(accessory, to: name) }
-        AccessoryConsole.out(json ? AccessoryJSON.line(record) : "renamed \(record)")
+        let record = try await NearbyExit.onError { try await store.rename(accessory, to: name) }
+        Console.out(json ? AccessoryJSON.line(record) : "renamed \(record)")
     }
 }
 
@@ -116,20 +82,13 @@ struct AccessoriesForgetCommand: AsyncParsableCommand {
     func run() async throws {
         let store = storeOptions.open()
         let mqttSettings = try configOptions.load().configuration.mqtt
-        let setup = try mqtt.setup(mqttSettings, configPath: configOptions.path, role: .forget, notes: { UWBConsole.error($0) })
-        let record = try await AccessoriesCommand.run { () async throws(AccessoryStoreError) in try await store.forget(accessory) }
-        AccessoryConsole.out(json ? AccessoryJSON.line(record) : "forgot \(record)")
+        let setup = try mqtt.setup(mqttSettings, configPath: configOptions.path, role: .forget, notes: { Console.error($0) })
+        let record = try await NearbyExit.onError { try await store.forget(accessory) }
+        Console.out(json ? AccessoryJSON.line(record) : "forgot \(record)")
         // With MQTT: its Home Assistant entities and retained state go too (specs/mqtt.md).
         guard let setup else { return }
-        if let problem = await setup.removeAccessory(record.id) {
-            let topics = HomeAssistantDiscovery(prefix: setup.publisher.discoveryPrefix, topics: setup.topics, softwareVersion: "")
-                .removal(accessoryID: record.id).map(\.topic)
-            UWBConsole.error(
-                "warning: its Home Assistant entities stay on \(setup.client.broker): \(problem). Delete the device in Home Assistant, "
-                    + "or clear the retained topics when the broker is up: " + topics.map { "mosquitto_pub -r -n -t '\($0)'" }.joined(separator: "; "))
-        } else if !json {
-            AccessoryConsole.out("removed its Home Assistant entities and state from \(setup.client.broker) (host \(setup.topics.host))")
-        }
+        let (removed, message) = await setup.forgetAccessory(record.id)
+        if !removed { Console.error("warning: " + message) } else if !json { Console.out(message) }
     }
 }
 
@@ -179,31 +138,13 @@ struct AccessoriesMigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let store = storeOptions.open()
         let parsed = address.flatMap(BluetoothAddress.init)
-        let outcomes: [AccessoryStore.AddOutcome]
-        do {
-            if bluez {
-                outcomes = try await store.migrate(from: BlueZBondDirectory(root: bluezDirectory), only: parsed, displayName: name)
-            } else {
-                let address = parsed!
-                let type: BluetoothAddressType = random ? .random : `public` ? .public
-                    : (address.randomAddressKind == .staticAddress ? .random : .public)
-                outcomes = [try await store.migrate(address: address, type: type, displayName: name)]
-            }
-        } catch {
-            UWBConsole.error("error: \(error)")
-            throw ExitCode(1)
+        let outcomes = try await NearbyExit.onError {
+            if bluez { return try await store.migrate(from: BlueZBondDirectory(root: bluezDirectory), only: parsed, displayName: name) }
+            let address = parsed!
+            let type: BluetoothAddressType = random ? .random : `public` ? .public : (address.randomAddressKind == .staticAddress ? .random : .public)
+            return [try await store.migrate(address: address, type: type, displayName: name)]
         }
-        if outcomes.isEmpty { UWBConsole.error("BlueZ (\(bluezDirectory)) knows no LE device; nothing migrated") }
-        for outcome in outcomes {
-            if json {
-                AccessoryConsole.out(AccessoryJSON.line(outcome.record))
-                continue
-            }
-            switch outcome {
-            case .added(let record): AccessoryConsole.out("migrated \(record) (bonding \(record.bonding))")
-            case .alreadyStored(let record): AccessoryConsole.out("already stored \(record)")
-            case .updated(let record, _): AccessoryConsole.out("updated \(record)")
-            }
-        }
+        if outcomes.isEmpty { Console.error("BlueZ (\(bluezDirectory)) knows no LE device; nothing migrated") }
+        for outcome in outcomes { Console.out(json ? AccessoryJSON.line(outcome.record) : outcome.migrationSummary) }
     }
 }

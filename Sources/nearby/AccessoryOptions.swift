@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import LowEnergy
+import NearbyTerminal
 
 /// The discovery-descriptor flags `nearby scan` and `nearby setup` share (the name substring
 /// is each command's own flag: `--name` in scan, `--name-contains` in both, since setup's
@@ -36,52 +37,44 @@ struct DescriptorOptions: ParsableArguments {
         service == nil && company == nil && manufacturerData == nil && serviceData == nil && name == nil && !ignoreCase && range == .default
     }
 
+    /// `--range`.
+    var discoveryRange: DiscoveryRange { range == .immediate ? .immediate : .default }
+
     /// The descriptor the flags and the name substring describe.
     /// - Throws: `ValidationError` naming the flag (exit code 64).
     func descriptor(name: String?) throws -> DiscoveryDescriptor {
-        let uuid = try service.map { text -> BluetoothUUID in
-            guard let uuid = BluetoothUUID(text) else {
-                throw ValidationError("--service \"\(text)\" is not a UUID: give 4 or 8 hex digits (180D) or 8-4-4-4-12 hex digits")
-            }
-            return uuid
+        try Self.flagged { () throws(DiscoveryDescriptorTextError) in
+            try DiscoveryDescriptor(service: service, company: company, manufacturerData: manufacturerData, serviceData: serviceData,
+                                    nameSubstring: name, nameIgnoresCase: ignoreCase, range: discoveryRange)
         }
-        let companyID = try company.map { text -> UInt16 in
-            guard let value = Self.companyIdentifier(text) else {
-                throw ValidationError("--company \"\(text)\" is not a company identifier: give 0x0000-0xFFFF (hex with 0x) or 0-65535")
-            }
-            return value
+    }
+
+    /// The scan filter the flags and the name substring describe (`nearby scan`).
+    /// - Throws: `ValidationError` naming the flag (exit code 64).
+    func filter(name: String?) throws -> AdvertisementFilter {
+        try Self.flagged { () throws(DiscoveryDescriptorTextError) in
+            try AdvertisementFilter(service: service, company: company, manufacturerData: manufacturerData, serviceData: serviceData,
+                                    nameSubstring: name, ignoringCase: ignoreCase, range: discoveryRange)
         }
-        let manufacturer = try manufacturerData.map { try Self.blob($0, flag: "--manufacturer-data") }
-        let serviceBlob = try serviceData.map { try Self.blob($0, flag: "--service-data") }
+    }
+
+    /// What `make` returns, or its error as a `ValidationError` naming the flag.
+    static func flagged<T>(_ make: () throws(DiscoveryDescriptorTextError) -> T) throws -> T {
         do {
-            return try DiscoveryDescriptor(
-                serviceUUID: uuid, companyIdentifier: companyID,
-                manufacturerDataBlob: manufacturer?.blob, manufacturerDataMask: manufacturer?.mask,
-                serviceDataBlob: serviceBlob?.blob, serviceDataMask: serviceBlob?.mask,
-                nameSubstring: name, nameIgnoresCase: ignoreCase, range: range == .immediate ? .immediate : .default)
+            return try make()
         } catch {
-            throw ValidationError("\(error) (\(Self.flags(error)))")
+            throw validationError(error)
         }
     }
 
-    /// `0x004C`, `0X4c` (hex) or `76` (decimal).
-    static func companyIdentifier(_ text: String) -> UInt16? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.lowercased().hasPrefix("0x") { return UInt16(trimmed.dropFirst(2), radix: 16) }
-        return UInt16(trimmed)
-    }
-
-    /// `HEX` or `HEX/MASK`.
-    static func blob(_ text: String, flag: String) throws -> (blob: [UInt8], mask: [UInt8]?) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count <= 2, let blob = HexBytes.decode(parts[0]) else {
-            throw ValidationError("\(flag) \"\(text)\" is not HEX or HEX/MASK (an even number of hex digits, e.g. 0a0b or 0a0b/ff0f)")
+    /// The error with the flag it is about.
+    static func validationError(_ error: DiscoveryDescriptorTextError) -> ValidationError {
+        switch error {
+        case .invalid(let inconsistent): ValidationError("\(error) (\(flags(inconsistent)))")
+        case .notUUID: ValidationError("--service \(error)")
+        case .notCompanyIdentifier: ValidationError("--company \(error)")
+        case .notBlob(let field, _), .notMask(let field, _): ValidationError("\(field == .manufacturerData ? "--manufacturer-data" : "--service-data") \(error)")
         }
-        guard parts.count == 2 else { return (blob, nil) }
-        guard let mask = HexBytes.decode(parts[1]) else {
-            throw ValidationError("\(flag) mask \"\(parts[1])\" is not hex (an even number of hex digits, e.g. ff0f)")
-        }
-        return (blob, mask)
     }
 
     /// The flags a descriptor error is about.
@@ -97,7 +90,6 @@ struct DescriptorOptions: ParsableArguments {
         }
     }
 }
-
 
 /// `--hci SPEC`: the Bluetooth controller.
 struct HCIOptions: ParsableArguments {
@@ -149,11 +141,8 @@ struct HCIOptions: ParsableArguments {
         let spec = try spec()
         let logger = logger("nearby.ble")
         let capture = try hciLog.open()
-        do {
-            return try await BLEHost.open(spec, configuration: configuration, security: security, capture: capture, logger: logger)
-        } catch {
-            UWBConsole.error("error: \(error)")
-            throw ExitCode(1)
+        return try await NearbyExit.onError {
+            try await BLEHost.open(spec, configuration: configuration, security: security, capture: capture, logger: logger)
         }
     }
 }
@@ -174,31 +163,4 @@ struct StoreOptions: ParsableArguments {
 
     /// The store.
     func open() -> AccessoryStore { AccessoryStore(path: path) }
-}
-
-/// Output of the accessory commands: unbuffered lines (a pipe sees each line at once).
-enum AccessoryConsole {
-    /// Writes a line to standard output.
-    static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
-}
-
-/// Writes JSON lines and records for the accessory commands.
-enum AccessoryJSON {
-    /// One compact JSON object (keys sorted) per line.
-    static func line(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
-    }
-
-    /// Pretty JSON (keys sorted), for lists.
-    static func pretty(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "[]"
-    }
 }

@@ -11,6 +11,7 @@ import NearbyWeb
 import Simulation
 import UCI
 import UWBDevice
+import NearbyTerminal
 
 /// `nearby accessory`: this host as a Nearby Interaction accessory that phones range with.
 struct AccessoryRoleCommand: AsyncParsableCommand {
@@ -130,7 +131,7 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
                 host: BLEHostConfiguration(commandSet: configuration.transports.hciLegacy == true ? .legacy : .automatic),
                 security: store.securityContext(), settings: settings, logger: logger)
         } catch {
-            UWBConsole.error("error: \(error)")
+            Console.error("error: \(error)")
             throw ExitCode(1)
         }
         let start = MonotonicTime.seconds()
@@ -145,7 +146,7 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
             do {
                 outputs.append(try TraceRecorder(path: record))
             } catch {
-                UWBConsole.error("error: --record: \(error)")
+                Console.error("error: --record: \(error)")
                 await live.close()
                 throw ExitCode(1)
             }

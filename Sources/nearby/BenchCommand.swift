@@ -1,4 +1,5 @@
 import ArgumentParser
+import NearbyRuntime
 import NearbySupport
 import Ranging
 
@@ -77,108 +78,36 @@ struct BenchCommand: ParsableCommand {
 
     /// The filters to run, parsed and without duplicates, in the order given.
     func filterSpecs() throws -> [FilterSpec] {
-        guard !filterNames.isEmpty else { return FilterSpec.benchmarkSet }
-        var specs: [FilterSpec] = []
-        for name in filterNames {
-            let spec: FilterSpec
-            do {
-                spec = try FilterSpec(name: name)
-            } catch {
-                throw ValidationError("--filter: \(error)")
-            }
-            if !specs.contains(spec) { specs.append(spec) }
+        do {
+            return try BenchSuite.filters(named: filterNames)
+        } catch {
+            throw ValidationError("--filter: \(error)")
         }
-        return specs
     }
 
     /// The zone map from `--zones`, `--hysteresis` and `--dwell`.
     func zoneMap() throws -> ZoneMap {
-        try ZoneOption.map(zones, hysteresis: hysteresis, dwell: dwell)
-    }
-
-    /// The filters of a `--summary` run: the named ones (all when none is named), plus the
-    /// baselines and the default when missing, baselines first.
-    func summarySpecs() throws -> [FilterSpec] {
-        var specs = FilterSpec.baselines + [FilterSpec.default]
-        for spec in try filterSpecs() where !specs.contains(spec) { specs.append(spec) }
-        return specs
+        do {
+            return try ZoneMap(boundaries: try RangingOptions.boundaries(zones), hysteresis: hysteresis, minimumDwell: dwell)
+        } catch let error as ZoneMapError {
+            throw ValidationError("--zones/--hysteresis/--dwell: \(error)")
+        }
     }
 
     func run() throws {
-        let specs = summary ? try summarySpecs() : try filterSpecs()
-        let zoneMap = try zoneMap()
+        let suite = BenchSuite(filters: try filterSpecs(), zones: try zoneMap(), lostAfter: lostAfter, summary: summary)
         // Read every trace first, so a bad file fails before any work is done.
-        let loaded = try traces.map { path in (path, try BenchTraceFile.read(path)) }
-        let runner = BenchRunner(zones: zoneMap, lostAfter: lostAfter)
-        var results: [BenchResult] = []
-        var svg = BenchPlot(zones: zoneMap)
-        var plotFiles: [String] = []
+        let loaded = try traces.map { path in (path: path, records: try TraceFile.read(path)) }
+        let outcome = suite.run(traces: loaded, plot: plot != nil, plotDirectory: plotDirectory)
         if let plotDirectory { try AtomicFile.createDirectories(plotDirectory, permissions: 0o755) }
-        for (index, (path, records)) in loaded.enumerated() {
-            let runs = specs.map { runner.run(trace: path, records: records, filter: $0) }
-            results += runs.map(\.result)
-            if plot != nil { svg.addPanel(trace: path, records: records, runs: runs) }
-            if let plotDirectory {
-                let file = Self.plotFile(for: path, in: plotDirectory, taken: plotFiles)
-                try writeSummaryPlot(trace: path, records: records, runs: runs, zones: zoneMap, to: file)
-                plotFiles.append(file)
-            }
-            if !json && !summary {
-                if index > 0 { print() }
-                print(BenchReport.table(trace: path, records: records, results: runs.map(\.result), zones: zoneMap), terminator: "")
-            }
-        }
-        let summaryReport = summary ? BenchSummary(results: results) : nil
-        if json {
-            if let summaryReport {
-                print(BenchReport.json(results, summary: summaryReport), terminator: "")
-            } else {
-                print(BenchReport.json(results), terminator: "")
-            }
-        } else if let summaryReport {
-            print(summaryReport.text, terminator: "")
-        }
-        if let plot {
-            try AtomicFile.write(svg.svg(), to: plot, permissions: 0o644)
+        for (file, svg) in outcome.tracePlots { try AtomicFile.write(svg, to: file, permissions: 0o644) }
+        print(outcome.report(json: json), terminator: "")
+        if let plot, let svg = outcome.plot {
+            try AtomicFile.write(svg, to: plot, permissions: 0o644)
             if !json { print("\nplot written to \(plot)") }
         }
         if let plotDirectory, !json {
-            print("\n\(plotFiles.count) plot(s) written to \(plotDirectory)")
+            print("\n\(outcome.tracePlots.count) plot(s) written to \(plotDirectory)")
         }
-    }
-
-    /// One SVG for one trace: truth, raw samples, the default and the trace's best baseline.
-    func writeSummaryPlot(trace: String, records: [TraceRecord], runs: [BenchRun], zones: ZoneMap, to file: String) throws {
-        let best = BenchSummary.bestBaseline(in: runs.map(\.result))?.filter
-        let shown = runs.filter { run in
-            run.filter == FilterSpec(.raw) || run.filter == .default || run.filter.name == best
-        }
-        var plot = BenchPlot(zones: zones)
-        plot.addPanel(trace: trace, records: records, runs: shown)
-        try AtomicFile.write(plot.svg(), to: file, permissions: 0o644)
-    }
-
-    /// `dir/<trace file name without .csv>.svg`, with `-2`, `-3` ... when two traces share a name.
-    static func plotFile(for trace: String, in directory: String, taken: [String]) -> String {
-        var stem = Substring(trace.split(separator: "/").last ?? Substring(trace))
-        if stem.hasSuffix(".csv") { stem = stem.dropLast(4) }
-        let base = directory.hasSuffix("/") ? directory + stem : directory + "/" + stem
-        var candidate = base + ".svg"
-        var number = 2
-        while taken.contains(candidate) {
-            candidate = base + "-\(number).svg"
-            number += 1
-        }
-        return candidate
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing `character`s.
-    fileprivate func trimmingCharacters(in character: Character) -> String {
-        var s = self
-        while s.first == character { s.removeFirst() }
-        while s.last == character { s.removeLast() }
-        return String(s)
     }
 }

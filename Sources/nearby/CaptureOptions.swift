@@ -2,6 +2,7 @@ import ArgumentParser
 import LowEnergy
 import NearbySupport
 import UWBDevice
+import NearbyTerminal
 
 /// `--uci-log FILE`: a pcapng capture of every UCI packet (commands that open a dev kit).
 struct UCILogOptions: ParsableArguments {
@@ -27,7 +28,7 @@ struct UCILogOptions: ParsableArguments {
                 path: path, interface: interface, limits: CaptureLimits(maximumBytes: maximumMiB << 20),
                 onFailure: { CaptureReport.failed("--uci-log", $0) })
         } catch {
-            UWBConsole.error("error: --uci-log: \(error)")
+            Console.error("error: --uci-log: \(error)")
             throw ExitCode(1)
         }
     }
@@ -56,7 +57,7 @@ struct HCILogOptions: ParsableArguments {
             return try HCICaptureLog(
                 path: path, limits: CaptureLimits(maximumBytes: maximumMiB << 20), onFailure: { CaptureReport.failed("--hci-log", $0) })
         } catch {
-            UWBConsole.error("error: --hci-log: \(error)")
+            Console.error("error: --hci-log: \(error)")
             throw ExitCode(1)
         }
     }
@@ -66,7 +67,7 @@ struct HCILogOptions: ParsableArguments {
 enum CaptureReport {
     /// The first failed write: the run goes on without the missing packets.
     static func failed(_ flag: String, _ error: FileSystemError) {
-        UWBConsole.error("warning: \(flag): \(error); packets are not recorded until writing works again (the run goes on)")
+        Console.error("warning: \(flag): \(error); packets are not recorded until writing works again (the run goes on)")
     }
 
     /// At the end: how many packets are missing from the file, if any.
@@ -75,6 +76,6 @@ enum CaptureReport {
         file.close()
         let statistics = file.statistics
         guard statistics.recordsLost > 0 else { return }
-        UWBConsole.error("warning: \(flag): \(statistics.recordsLost) packet(s) not recorded in \(file.path)")
+        Console.error("warning: \(flag): \(statistics.recordsLost) packet(s) not recorded in \(file.path)")
     }
 }

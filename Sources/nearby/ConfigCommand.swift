@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import NearbyConfig
-import NearbySupport
+import NearbyTerminal
 
 /// `nearby config`: the configuration file.
 struct ConfigCommand: AsyncParsableCommand {
@@ -27,34 +27,16 @@ struct ConfigCheckCommand: AsyncParsableCommand {
     var file: String?
 
     func run() async throws {
-        let source: String
-        let configuration: NearbyConfiguration
-        do {
-            if file == "-" {
-                source = "-"
-                let bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-                configuration = try ConfigurationFile.parse(bytes: bytes, source: "<stdin>", validators: ConfigOptions.validators)
-            } else {
-                guard let path = file ?? ConfigurationFile.defaultPath() else {
-                    UWBConsole.error("error: neither XDG_CONFIG_HOME nor HOME is set; name the file: nearby config check FILE")
-                    throw NearbyExit.usage
-                }
-                let loaded = try ConfigurationFile.load(path: file, validators: ConfigOptions.validators)
-                guard loaded.path != nil else {
-                    print("no configuration file at \(path); every setting has its default")
-                    print("create one with: mkdir -p \(AtomicFile.parentDirectory(of: path)) && nearby config example > \(path)")
-                    return
-                }
-                source = path
-                configuration = loaded.configuration
-            }
-        } catch let error as ConfigError {
-            UWBConsole.error(error.description)
-            UWBConsole.error("\(error.issues.count) problem\(error.issues.count == 1 ? "" : "s") in \(error.source)")
+        let check = ConfigurationCheck(file: file, validators: ConfigOptions.validators) { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+        switch check {
+        case .valid, .absent: for line in check.lines { print(line) }
+        case .invalid:
+            for line in check.lines { Console.error(line) }
             throw NearbyExit.failure
+        case .noDefaultLocation:
+            Console.error("error: neither XDG_CONFIG_HOME nor HOME is set; name the file: nearby config check FILE")
+            throw NearbyExit.usage
         }
-        print("\(source == "-" ? "<stdin>" : source): OK")
-        print(configuration.summary)
     }
 }
 
@@ -77,7 +59,7 @@ struct ConfigPathCommand: ParsableCommand {
 
     func run() throws {
         guard let path = ConfigurationFile.defaultPath() else {
-            UWBConsole.error("error: neither XDG_CONFIG_HOME nor HOME is set")
+            Console.error("error: neither XDG_CONFIG_HOME nor HOME is set")
             throw NearbyExit.failure
         }
         print(path)

@@ -1,8 +1,7 @@
 import ArgumentParser
-import LowEnergy
 import NearbyConfig
-import Simulation
-import UWBDevice
+import NearbyRuntime
+import NearbyTerminal
 
 /// `--config FILE`: the configuration file for any command: add
 /// `@OptionGroup var configOptions: ConfigOptions` and call ``load()``. Without the flag the
@@ -17,23 +16,7 @@ struct ConfigOptions: ParsableArguments {
     var path: String?
 
     /// The transport validators of the CLI: the real spec parsers.
-    static let validators = TransportValidators(
-        hci: { spec in
-            do {
-                _ = try HCITransportSpec(parsing: spec)
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        },
-        uwb: { spec in
-            do {
-                _ = try UWBDeviceTarget(parsing: spec)
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        })
+    static let validators = TransportValidators.specs
 
     /// Loads the file.
     /// - Returns: the configuration (empty when there is no file) and its path.
@@ -42,7 +25,7 @@ struct ConfigOptions: ParsableArguments {
         do {
             return try ConfigurationFile.load(path: path, validators: Self.validators)
         } catch {
-            UWBConsole.error("error: invalid configuration file:\n\(error)")
+            Console.error("error: invalid configuration file:\n\(error)")
             throw NearbyExit.config
         }
     }

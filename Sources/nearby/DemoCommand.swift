@@ -5,6 +5,7 @@ import NearbyConfig
 import NearbyMQTT
 import NearbyInteraction
 import NearbyRuntime
+import NearbyTerminal
 import NearbyWeb
 import Ranging
 import Simulation
@@ -123,7 +124,7 @@ struct DemoCommand: AsyncParsableCommand {
                 demo = ranging
             }
         } catch {
-            UWBConsole.error("error: \(error)")
+            Console.error("error: \(error)")
             await web?.stop()
             throw ExitCode(1)
         }
@@ -152,7 +153,7 @@ struct DemoCommand: AsyncParsableCommand {
             do {
                 outputs.append(try TraceRecorder(path: record, report: { screen.note("warning: --record: \($0)") }))
             } catch {
-                UWBConsole.error("error: --record: \(error)")
+                Console.error("error: --record: \(error)")
                 await demo.close()
                 await web?.stop()
                 throw ExitCode(1)
@@ -179,7 +180,7 @@ struct DemoCommand: AsyncParsableCommand {
         if kitStats, let phoneRole {
             let traffic = await phoneRole.kitTraffic()
             let unrouted = await phoneRole.client.unroutedMeasurements
-            UWBConsole.error(
+            Console.error(
                 #"{"kit_packets":\#(traffic.packets),"kit_session_info_ntf":\#(traffic.sessionInfoNotifications),"kit_measurements":\#(traffic.measurements),"host_unrouted_measurements":\#(unrouted)}"#)
         }
         await consumer.value

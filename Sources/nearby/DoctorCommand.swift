@@ -1,7 +1,5 @@
 import ArgumentParser
-import Foundation
-import NearbyConfig
-import NearbyBase
+import NearbyRuntime
 
 /// `nearby doctor`: checks what ranging with hardware needs and says how to fix what is missing.
 struct DoctorCommand: AsyncParsableCommand {
@@ -28,39 +26,8 @@ struct DoctorCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (configFindings, configuration) = DoctorChecks.config(path: config)
-        var findings = configFindings
-        findings += DoctorChecks.usb()
-        findings += DoctorChecks.serialPorts()
-        let spec = Precedence.resolve(flag: hci, config: configuration.transports.hci, default: DoctorChecks.defaultHCI)
-        findings += await DoctorChecks.bluetooth(spec: spec)
-        let blocking = findings.filter { $0.status == .error }.count
-        let warnings = findings.filter { $0.status == .warning }.count
-        if json {
-            let items = findings.map { finding in
-                JSONObject([
-                    ("check", .string(finding.check)), ("status", .string(finding.status.rawValue)),
-                    ("message", .string(finding.message)), ("fix", .string(finding.fix)),
-                ]).text
-            }
-            let report = JSONObject([
-                ("hci", .string(spec)), ("findings", .raw("[" + items.joined(separator: ",") + "]")),
-                ("blocking", .integer(blocking)), ("warnings", .integer(warnings)),
-            ])
-            print(report.text)
-        } else {
-            for finding in findings {
-                print(finding.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + " "
-                    + finding.check.padding(toLength: 11, withPad: " ", startingAt: 0) + " " + finding.message)
-                if let fix = finding.fix { print(String(repeating: " ", count: 21) + "fix: " + fix) }
-            }
-            print()
-            if blocking == 0 {
-                print("nothing blocks ranging" + (warnings > 0 ? " (\(warnings) warning\(warnings == 1 ? "" : "s"))" : ""))
-            } else {
-                print("\(blocking) problem\(blocking == 1 ? "" : "s") block\(blocking == 1 ? "s" : "") ranging" + (warnings > 0 ? ", \(warnings) warning\(warnings == 1 ? "" : "s")" : ""))
-            }
-        }
-        if blocking > 0 { throw NearbyExit.failure }
+        let report = await DoctorChecks.all(hci: hci, config: config)
+        print(json ? report.json : report.lines.joined(separator: "\n"))
+        if report.blocking > 0 { throw NearbyExit.failure }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NearbyTerminal
 
 /// The exit codes of `nearby` (README, "Logging and exit codes"). ArgumentParser already exits
 /// 64 for usage errors and 1 for errors thrown by a command; these name the sysexits(3) codes
@@ -14,4 +15,15 @@ enum NearbyExit {
     static let permission = ExitCode(77)
     /// 78: the configuration file is invalid (EX_CONFIG).
     static let config = ExitCode(78)
+
+    /// Runs `body`; an error it throws is printed as `error: ...` on standard error and the
+    /// command exits with `code` (default 1).
+    static func onError<T>(_ code: ExitCode = failure, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            Console.error("error: \(error)")
+            throw code
+        }
+    }
 }

@@ -39,51 +39,33 @@ struct HookTriggerOptions: ParsableArguments {
     var hookCooldown: Double?
 
     /// `true` if any trigger flag was given.
-    var hasTriggers: Bool { !onEnter.isEmpty || !onExit.isEmpty || onLost || onFound }
+    var hasTriggers: Bool { triggers.hasTriggers }
+
+    /// The flags' triggers.
+    var triggers: HookTriggers {
+        HookTriggers(enter: onEnter, exit: onExit, lost: onLost, found: onFound, timeout: hookTimeout, cooldown: hookCooldown)
+    }
 
     /// The hooks the flags describe (one per trigger, all running `command`, the argv given
     /// after `--`), or `nil` when no trigger flag was given (then the config file's hooks apply).
     /// - Throws: `ValidationError` for a trigger without a command, a command without a
     ///   trigger, or invalid values.
     func definitions(command: [String]) throws -> [HookDefinition]? {
-        guard hasTriggers else {
-            if !command.isEmpty {
-                throw ValidationError(
-                    "a command after -- needs a trigger: add --on-enter ZONE, --on-exit ZONE, --on-lost or --on-found")
-            }
-            if hookTimeout != nil || hookCooldown != nil {
+        do {
+            return try triggers.definitions(command: command)
+        } catch {
+            switch error {
+            case .commandWithoutTrigger:
+                throw ValidationError("a command after -- needs a trigger: add --on-enter ZONE, --on-exit ZONE, --on-lost or --on-found")
+            case .settingsWithoutTrigger:
                 throw ValidationError("--hook-timeout and --hook-cooldown apply to a hook: add --on-enter ZONE ... -- COMMAND")
-            }
-            return nil
-        }
-        guard !command.isEmpty else {
-            throw ValidationError(
-                "the hook has no command: put it after --, e.g. --on-enter near -- /usr/bin/logger -t nearby near")
-        }
-        var triggers: [(HookTrigger, String?)] = []
-        triggers += onEnter.map { (.enter, $0) }
-        triggers += onExit.map { (.exit, $0) }
-        if onLost { triggers.append((.lost, nil)) }
-        if onFound { triggers.append((.found, nil)) }
-        var hooks: [HookDefinition] = []
-        for (trigger, zone) in triggers {
-            do {
-                hooks.append(
-                    try HookDefinition(
-                        on: trigger, zone: zone, run: command, timeout: hookTimeout ?? HookDefinition.defaultTimeout,
-                        cooldown: hookCooldown ?? 0))
-            } catch {
-                let flag =
-                    switch error.field {
-                    case "timeout": "--hook-timeout"
-                    case "cooldown": "--hook-cooldown"
-                    case "zone": trigger == .enter ? "--on-enter" : "--on-exit"
-                    default: "the command after --"
-                    }
-                throw ValidationError("\(flag): \(error.message)")
+            case .noCommand:
+                throw ValidationError("the hook has no command: put it after --, e.g. --on-enter near -- /usr/bin/logger -t nearby near")
+            case .invalid(let error, let trigger):
+                let flags = ["timeout": "--hook-timeout", "cooldown": "--hook-cooldown", "zone": trigger == .enter ? "--on-enter" : "--on-exit"]
+                throw ValidationError("\(flags[error.field] ?? "the command after --"): \(error.message)")
             }
         }
-        return hooks
     }
 }
 

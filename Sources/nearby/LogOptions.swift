@@ -1,7 +1,6 @@
 public import ArgumentParser
-import Logging
 public import NearbyConfig
-import Synchronization
+import NearbyTerminal
 
 extension LogLevelName: ExpressibleByArgument {}
 
@@ -20,35 +19,16 @@ struct LogOptions: ParsableArguments {
             valueName: "level"))
     var logLevel: LogLevelName?
 
-    private static let bootstrapped = Mutex(false)
-
-    /// The level in effect: flag > config > `warning`.
-    func level(output: OutputSettings = OutputSettings()) -> Logger.Level {
-        let name = Precedence.resolve(flag: logLevel, config: output.logLevel, default: .warning)
-        return Logger.Level(rawValue: name.rawValue) ?? .warning
-    }
-
     /// For commands without a configuration file: the level is `--log-level`, else `debug` with
     /// `verbose` (their `--verbose` flag), else `warning`. See ``bootstrap(output:)``.
     func bootstrap(verbose: Bool) {
         bootstrap(output: OutputSettings(logLevel: verbose ? .debug : nil))
     }
 
-    /// Sends swift-log to standard error at the level in effect. Only the first call in a process
+    /// Sends swift-log to standard error at the level in effect (flag > config > `warning`). Only the first call in a process
     /// configures logging (swift-log allows one bootstrap); later calls do nothing.
     /// - Parameter output: the config file's `[output]` (for `log_level` and `color`).
     func bootstrap(output: OutputSettings = OutputSettings()) {
-        let first = Self.bootstrapped.withLock { done -> Bool in
-            defer { done = true }
-            return !done
-        }
-        guard first else { return }
-        let level = level(output: output)
-        let colored = StderrLogHandler.shouldColor(mode: output.color ?? .auto)
-        LoggingSystem.bootstrap { label in
-            var handler = StderrLogHandler(label: label, colored: colored)
-            handler.logLevel = level
-            return handler
-        }
+        StderrLogHandler.bootstrap(level: logLevel, output: output)
     }
 }

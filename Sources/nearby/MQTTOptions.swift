@@ -1,5 +1,4 @@
 import ArgumentParser
-import Logging
 import MQTT
 import NearbyConfig
 import NearbyMQTT
@@ -59,11 +58,9 @@ struct MQTTOptions: ParsableArguments {
     func publisher(
         _ configuration: NearbyConfiguration, configPath: String?, role: MQTTRole, notes: @escaping @Sendable (String) -> Void
     ) throws -> MQTTPublisher? {
-        guard var setup = try setup(configuration.mqtt, configPath: configPath, role: role, notes: notes) else { return nil }
-        setup.publisher.softwareVersion = Nearby.configuration.version
+        guard let setup = try setup(configuration.mqtt, configPath: configPath, role: role, notes: notes) else { return nil }
         do {
-            let client = try MQTTClient(configuration: setup.client, logger: Logger(label: "nearby.mqtt"))
-            return MQTTPublisher(client: client, topics: setup.topics, options: setup.publisher, notes: notes, hint: MQTTSetup.hint(for:))
+            return try setup.makePublisher(softwareVersion: Nearby.configuration.version, notes: notes)
         } catch {
             throw ValidationError("mqtt: \(error)")
         }

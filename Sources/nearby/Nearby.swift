@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Hooks
 import Synchronization
 
 /// The `nearby` command line: UWB nearby interaction on Linux.
@@ -24,7 +25,7 @@ struct Nearby: AsyncParsableCommand {
         // A file-size limit (`ulimit -f`) makes a write fail with EFBIG instead of killing the
         // process: a capture or a trace that cannot grow is reported, ranging goes on.
         signal(SIGXFSZ, SIG_IGN)
-        let (options, command) = HookCommandLine.split(Array(CommandLine.arguments.dropFirst()))
+        let (options, command) = HookTriggers.splitCommand(Array(CommandLine.arguments.dropFirst()))
         HookCommandLine.command = command
         do {
             var parsed = try parseAsRoot(options)
@@ -49,11 +50,5 @@ enum HookCommandLine {
     static var command: [String] {
         get { stored.withLock { $0 } }
         set { stored.withLock { $0 = newValue } }
-    }
-
-    /// `arguments` before the first `--`, and what follows it.
-    static func split(_ arguments: [String]) -> (options: [String], command: [String]) {
-        guard let terminator = arguments.firstIndex(of: "--") else { return (arguments, []) }
-        return (Array(arguments[..<terminator]), Array(arguments[(terminator + 1)...]))
     }
 }

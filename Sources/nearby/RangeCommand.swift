@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import LowEnergy
 import NearbyRuntime
+import NearbyTerminal
 import NearbyWeb
 import NearbyConfig
 import NearbyMQTT
@@ -119,7 +120,7 @@ struct RangeCommand: AsyncParsableCommand {
                 uwb: uwbSpec, hci: hci, host: host, security: store.securityContext(), settings: settings, uciCapture: uciCapture,
                 hciCapture: hciCapture, logger: logger)
         } catch {
-            UWBConsole.error("error: \(error)")
+            Console.error("error: \(error)")
             throw ExitCode(1)
         }
         let start = MonotonicTime.seconds()
@@ -135,7 +136,7 @@ struct RangeCommand: AsyncParsableCommand {
         do {
             targets = try await self.targets(accessories, store: store, advertisers: advertisers)
         } catch {
-            UWBConsole.error("error: \(error)")
+            Console.error("error: \(error)")
             await live.close()
             throw NearbyExit.usage
         }
@@ -145,7 +146,7 @@ struct RangeCommand: AsyncParsableCommand {
             do {
                 outputs.append(try TraceRecorder(path: record, report: { screen.note("warning: --record: \($0)") }))
             } catch {
-                UWBConsole.error("error: --record: \(error)")
+                Console.error("error: --record: \(error)")
                 await live.close()
                 throw ExitCode(1)
             }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import NearbyConfig
 import Ranging
 
@@ -32,34 +31,22 @@ struct RangingOptions: ParsableArguments {
     }
 
     /// The flags as a configuration overlay (only `zones` and `filter` are set).
-    /// - Throws: `ValidationError` naming the flag.
+    /// - Throws: `ValidationError` naming the flag (`--filter: ...`, `--zones: ...`, `--lost-after ...`).
     func overlay() throws -> NearbyConfiguration {
-        var flags = NearbyConfiguration()
-        if let filterName {
-            do {
-                flags.filter.spec = try FilterSpec(name: filterName)
-            } catch {
-                throw ValidationError("--filter: \(error)")
-            }
+        do {
+            return try NearbyConfiguration(filter: filterName, zones: zones, hysteresis: hysteresis, dwell: dwell, lostAfter: lostAfter)
+        } catch {
+            throw ValidationError("--\(error)")
         }
-        if let zones { flags.zones.boundaries = try Self.boundaries(zones) }
-        flags.zones.hysteresis = hysteresis
-        flags.zones.dwell = dwell
-        if let lostAfter {
-            guard lostAfter > 0, lostAfter.isFinite else { throw ValidationError("--lost-after must be > 0 seconds, not \(lostAfter)") }
-            flags.zones.lostAfter = lostAfter
-        }
-        return flags
     }
 
     /// `1.5,3` -> `[1.5, 3]`: positive distances in metres (the zone map checks the order).
+    /// - Throws: `ValidationError` naming `--zones` and the bad field.
     static func boundaries(_ text: String) throws -> [Double] {
-        try text.split(separator: ",", omittingEmptySubsequences: false).map { field in
-            let value = field.trimmingCharacters(in: .whitespaces)
-            guard let number = Double(value), number.isFinite, number > 0 else {
-                throw ValidationError("--zones: '\(value)' is not a distance in metres; write increasing boundaries like 1.5,3")
-            }
-            return number
+        do {
+            return try ZoneMap.boundaries(parsing: text)
+        } catch {
+            throw ValidationError("--zones: \(error)")
         }
     }
 }

@@ -6,6 +6,7 @@ import NIProtocol
 import NearbyConfig
 import NearbyMQTT
 import NearbyRuntime
+import NearbyTerminal
 import NearbyWeb
 import NearbySupport
 import Ranging
@@ -91,7 +92,7 @@ struct ReplayCommand: AsyncParsableCommand {
             configuration.output.json == true
             ? JSONLinesOutput(write: RangeScreen.standardOutput, notes: RangeScreen.standardError) : ReplayText()
         let web = try await webOptions.start(source: "replay", configuration: configuration)
-        if let web { UWBConsole.error(WebOptions.announcement(web)) }
+        if let web { Console.error(WebOptions.announcement(web)) }
         let identity = AccessoryIdentity(id: accessoryID ?? Self.fileName(trace), displayName: accessory)
         let context = RunContext(accessories: [identity], zones: settings.zones, start: 0, wallStart: WallClock.now())
         var outputs = [output] + (web.map { [$0.output] } ?? [])
@@ -103,45 +104,19 @@ struct ReplayCommand: AsyncParsableCommand {
         // A runner even without hooks, so the summary counts the same way.
         let run = RangingRun(
             context: context, outputs: outputs, hooks: HookRunner(hooks: settings.hooks, logger: Logger(label: "nearby.hooks")))
-        let signals = SignalStream([SIGINT, SIGTERM])
-        let replay = Task {
+        let result = await cancellingOnSignal {
             try await TraceReplay.replay(path: trace, speed: speed, identity: identity, settings: settings, into: run)
         }
-        let interrupt = Task {
-            for await _ in signals.stream {
-                replay.cancel()
-                return
-            }
-        }
-        let result = await replay.result
-        interrupt.cancel()
-        signals.cancel()
-        func finish(interrupted: Bool) async -> RunSummary {
-            let summary = await run.finish(interrupted: interrupted)
-            await web?.stop()
-            return summary
-        }
-        var interrupted = false
-        if case .failure(is CancellationError) = result { interrupted = true }
+        let summary = await run.finish(interrupted: (try? result.get()) == nil)
+        await web?.stop()
         switch result {
-        case .failure(let error as TraceError):
-            _ = await finish(interrupted: true)
-            UWBConsole.error("error: \(error)")
-            throw NearbyExit.failure
-        case .failure(let error as FileSystemError):
-            _ = await finish(interrupted: true)
-            UWBConsole.error("error: \(error)")
-            throw NearbyExit.failure
         case .failure(is CancellationError):
-            _ = await finish(interrupted: true)
-            UWBConsole.error("interrupted; hooks still running were ended")
+            Console.error("interrupted; hooks still running were ended")
             throw ExitCode(130)
         case .failure(let error):
-            _ = await finish(interrupted: true)
-            UWBConsole.error("error: \(error)")
+            Console.error("error: \(error)")
             throw NearbyExit.failure
         case .success:
-            let summary = await finish(interrupted: interrupted)
             if summary.hookFailures > 0 { throw NearbyExit.failure }
         }
     }

@@ -4,6 +4,7 @@ import Logging
 import NearbyRuntime
 import NearbyConfig
 import NearbyInteraction
+import NearbyTerminal
 import Ranging
 import NIProtocol
 
@@ -68,7 +69,7 @@ struct SessionOptions: ParsableArguments {
         do {
             definitions = try hooks.definitions(command: hookCommand)
         } catch {
-            UWBConsole.error("error: \(error)")
+            Console.error("error: \(error)")
             throw NearbyExit.usage
         }
         let file = try config.load()

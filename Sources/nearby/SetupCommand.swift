@@ -1,8 +1,8 @@
 import Accessories
 import ArgumentParser
 import Foundation
-import Logging
 import LowEnergy
+import NearbyTerminal
 
 /// `nearby setup`: pick an accessory from a live list and store it.
 struct SetupCommand: AsyncParsableCommand {
@@ -66,9 +66,7 @@ struct SetupCommand: AsyncParsableCommand {
         if !descriptorOptions.isEmpty(name: nameContains) {
             return [DisplayItem(name: display, descriptor: try descriptorOptions.descriptor(name: nameContains))]
         }
-        return try DataChannelService.known.map {
-            DisplayItem(name: display, descriptor: try DiscoveryDescriptor(serviceUUID: $0.service))
-        }
+        return try DisplayItem.knownDataChannels(name: display)
     }
 
     func run() async throws {
@@ -78,21 +76,13 @@ struct SetupCommand: AsyncParsableCommand {
         var name = name
         if let repair = pairingOptions.repair {
             // Pair a stored accessory again: drop its old keys, then set it up with pairing.
-            let record: AccessoryRecord
-            do {
-                record = try await store.removeBond(repair)
-            } catch {
-                UWBConsole.error("error: \(error)")
-                throw ExitCode(1)
-            }
-            UWBConsole.error("removed the stored keys of \(record); pairing it again")
+            let record = try await NearbyExit.onError { try await store.removeBond(repair) }
+            Console.error("removed the stored keys of \(record); pairing it again")
             pick = pick ?? record.address.description
             name = name ?? record.displayName
-            let descriptor = try record.descriptor ?? DiscoveryDescriptor(
-                serviceUUID: record.dataChannel?.service ?? DataChannelService.nordicUART.service)
-            items = [DisplayItem(name: record.displayName, descriptor: descriptor)]
+            items = [try record.displayItem]
         }
-        let security = store.securityContext(configuration: pairingOptions.configuration, delegate: pairingOptions.delegate)
+        let security = store.securityContext(configuration: pairingOptions.delegate.securityConfiguration, delegate: pairingOptions.delegate)
         let host = try await hciOptions.openHost(security: security)
         let logger = hciOptions.logger("nearby.accessories")
         var setup = AccessorySetup(host: host, items: items, store: store,
@@ -100,56 +90,25 @@ struct SetupCommand: AsyncParsableCommand {
         // Setting a stored accessory up again keeps the name it was given unless --name says another.
         setup.whenStored = name == nil || pairingOptions.repair != nil ? .refresh : .update
         setup.pairing = pairingOptions.pairs
-        let chooser: any PickerFrontEnd
-        let limit: Double?
-        if let pick {
-            chooser = ScriptedFrontEnd(PickerChoice(parsing: pick, allowNumbers: false))
-            limit = timeout ?? 30
-        } else if TerminalPicker.isInteractive {
-            chooser = TerminalPicker()
-            limit = timeout
-        } else {
-            chooser = LinePicker()
-            limit = timeout
-        }
-        UWBConsole.error("looking for " + items.map { $0.descriptor.description }.joined(separator: " or ")
+        let chooser = PickerFrontEnds.make(pick: pick)
+        let run = setup
+        let limit = pick != nil ? timeout ?? 30 : timeout
+        Console.error("looking for " + items.map { $0.descriptor.description }.joined(separator: " or ")
             + " on \(hciOptions.hci)" + (limit.map { " for up to \(ScanCommand.seconds($0))" } ?? ""))
-        let work = Task { () throws(AccessorySetupError) -> AccessorySetup.Result in
-            let candidate = try await setup.choose(timeout: limit.map { .milliseconds(Int($0 * 1000)) }, chooser: chooser)
+        let outcome = await cancellingOnSignal {
+            let candidate = try await run.choose(timeout: limit.map { .milliseconds(Int($0 * 1000)) }, chooser: chooser)
             chooser.finish()
-            UWBConsole.error("picked \(candidate); connecting")
-            return try await setup.setUp(candidate)
+            Console.error("picked \(candidate); connecting")
+            return try await run.setUp(candidate)
         }
-        let signals = SignalStream([SIGINT, SIGTERM])
-        let watcher = Task {
-            for await _ in signals.stream {
-                work.cancel()
-                return
-            }
-        }
-        let outcome = await work.result
-        watcher.cancel()
-        signals.cancel()
         chooser.finish()
         await host.close()
         switch outcome {
         case .success(let result):
-            let record = result.record
-            if json { AccessoryConsole.out(AccessoryJSON.line(record)) }
-            let verb: String
-            switch result.outcome {
-            case .added: verb = "set up"
-            case .updated: verb = "set up again (id kept)"
-            case .alreadyStored: verb = "already stored"
-            }
-            var paired = ""
-            if let bond = record.bond, pairingOptions.pairs {
-                paired = ", paired (\(bond.secureConnections ? "LE Secure Connections" : "legacy pairing"), "
-                    + "\(bond.authenticated ? "authenticated" : "Just Works"), \(bond.keySize)-byte key)"
-            }
-            UWBConsole.error("\(verb) \(record), data channel \(result.dataChannel)\(paired), stored in \(store.path)")
+            if json { Console.out(AccessoryJSON.line(result.record)) }
+            Console.error("\(result.summary(showingBond: pairingOptions.pairs)), stored in \(store.path)")
         case .failure(let error):
-            UWBConsole.error("error: \(error)")
+            Console.error("error: \(error)")
             throw ExitCode(1)
         }
     }

@@ -1,10 +1,7 @@
 import ArgumentParser
-import Dispatch
 import Foundation
-import NearbyBase
+import NearbyTerminal
 import Simulation
-import Synchronization
-import UCI
 
 /// `nearby sim`: the built-in simulator.
 struct SimCommand: AsyncParsableCommand {
@@ -76,233 +73,40 @@ struct SimUWBSCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print every UCI packet.")
     var trace = false
 
-    private struct Settings {
-        var host: String
-        var port: UInt16
-        var scenario: Scenario
-        var noise: NoiseModel
-        var device: VirtualUWBSConfiguration
-        var peers: [VirtualPeer]
-    }
-
     func validate() throws {
         _ = try settings()
     }
 
-    private func settings() throws -> Settings {
-        guard let (host, port) = SimListenAddress.parse(listen) else {
-            throw ValidationError("--listen \"\(listen)\" is not HOST:PORT (e.g. 127.0.0.1:7000, [::1]:7000; port 0 lets the system pick)")
-        }
-        let scenario: Scenario
+    private func settings() throws -> VirtualUWBSService.Settings {
         do {
-            scenario = try Scenario.named(self.scenario)
+            return try VirtualUWBSService.Settings(
+                listen: listen, scenario: scenario, noise: noise, seed: seed, uciVersion: uciVersion, maximumSessions: maxSessions,
+                channels: channels, peers: peers, automaticPeers: autoPeers, speed: speed, responseDelayMilliseconds: responseDelay,
+                packetPayload: packetPayload, requiresReset: !noResetRequired, tracing: trace, verbose: verbose)
         } catch {
-            throw ValidationError("--scenario: \(error)")
+            throw ValidationError(error.setting != nil ? "--\(error)" : error.description)
         }
-        let noise: NoiseModel
-        switch self.noise.lowercased() {
-        case "default": noise = .default
-        case "line-of-sight", "los": noise = .lineOfSight
-        case "ideal": noise = .ideal
-        default: throw ValidationError("--noise \"\(self.noise)\" is not default, line-of-sight or ideal")
-        }
-        let version: UCIVersion
-        switch uciVersion {
-        case "1.1": version = .v1_1
-        case "2.0", "2": version = .v2_0
-        default: throw ValidationError("--uci-version \"\(uciVersion)\" is not 1.1 or 2.0")
-        }
-        let channelList = channels.split(separator: ",").map { UInt8($0.trimmingCharacters(in: .whitespaces)) }
-        guard !channelList.isEmpty, channelList.allSatisfy({ $0 != nil }) else {
-            throw ValidationError("--channels \"\(channels)\" is not a comma-separated list of channel numbers, e.g. 5,9")
-        }
-        guard (0...60_000).contains(responseDelay) else {
-            throw ValidationError("--response-delay-ms \(responseDelay) is out of range, expected 0 ... 60000")
-        }
-        guard (0.01...1000).contains(speed) else {
-            throw ValidationError("--speed \(speed) is out of range, expected 0.01 ... 1000")
-        }
-        let device = VirtualUWBSConfiguration(
-            uciVersion: version, maximumSessions: maxSessions, requiresReset: !noResetRequired,
-            supportedChannels: channelList.compactMap { $0 }, maximumPacketPayload: packetPayload,
-            responseDelay: .milliseconds(responseDelay))
-        do {
-            try device.validate()
-        } catch {
-            throw ValidationError(error.description)
-        }
-        var parsedPeers: [VirtualPeer] = []
-        for text in peers {
-            do {
-                parsedPeers.append(try VirtualPeer(parsing: text))
-            } catch {
-                throw ValidationError("--peer: \(error)")
-            }
-        }
-        return Settings(host: host, port: port, scenario: scenario, noise: noise, device: device, peers: parsedPeers)
     }
 
     func run() async throws {
         let settings = try settings()
-        let world: VirtualUWBSWorld
-        let server: VirtualUWBSServer
-        do {
-            world = try VirtualUWBSWorld(
-                scenario: settings.scenario, noise: settings.noise, seed: seed, clock: .realTime(speed: speed),
-                automaticPeers: autoPeers)
-        } catch {
-            SimConsole.error("error: \(error)")
-            throw ExitCode(1)
-        }
-        let events = world.events(bufferingNewest: 65_536)
-        await world.setTracing(trace)
-        let printer = SimEventPrinter(verbose: verbose)
-        let printing = Task {
-            for await event in events { printer.print(event) }
-        }
-        do {
-            for peer in settings.peers {
-                let id = try await world.addPeer(peer)
-                SimConsole.line("\(id): built-in peer, \(peer)")
-            }
-            server = try VirtualUWBSServer(world: world, host: settings.host, port: settings.port, configuration: settings.device)
-        } catch {
-            SimConsole.error("error: \(error)")
-            await world.shutdown()
-            throw ExitCode(1)
-        }
-        SimConsole.line(
-            "nearby sim uwbs: listening on \(server.address) (UCI \(uciVersion), scenario \(settings.scenario.name), "
+        let service = try await NearbyExit.onError { try await VirtualUWBSService.start(settings, log: Console.out) }
+        Console.out(
+            "nearby sim uwbs: listening on \(service.address) (UCI \(uciVersion), scenario \(settings.scenario.name), "
                 + "seed \(seed), noise \(noise), \(settings.device.requiresReset ? "reset required" : "no reset required"))")
-
-        let (stop, stopContinuation) = AsyncStream<Int32>.makeStream()
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM, SIGUSR1, SIGUSR2] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stopContinuation.yield(number) }
-            source.resume()
-            sources.append(source)
-        }
-        for await number in stop {
+        let signals = SignalStream([SIGINT, SIGTERM, SIGUSR1, SIGUSR2])
+        for await number in signals.stream {
             if number == SIGUSR1 {
-                for id in server.connectedDevices {
-                    try? await world.inject(.deviceError, into: id)
-                }
-                continue
+                await service.failConnectedDevices()
+            } else if number == SIGUSR2 {
+                Console.out("dropping every connection (SIGUSR2)")
+                await service.dropConnections()
+            } else {
+                break
             }
-            if number == SIGUSR2 {
-                SimConsole.line("dropping every connection (SIGUSR2)")
-                await server.dropConnections()
-                continue
-            }
-            break
         }
-        for source in sources { source.cancel() }
-        await server.stop()
-        await world.shutdown()
-        await printing.value
-        SimConsole.line("nearby sim uwbs: stopped")
-    }
-}
-
-/// `HOST:PORT` and `[IPv6]:PORT`.
-enum SimListenAddress {
-    static func parse(_ text: String) -> (String, UInt16)? {
-        let host: String
-        let portText: Substring
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
-            host = String(text[text.index(after: text.startIndex)..<close])
-            portText = text[text.index(close, offsetBy: 2)...]
-        } else {
-            guard let colon = text.lastIndex(of: ":") else { return nil }
-            host = String(text[..<colon])
-            portText = text[text.index(after: colon)...]
-            guard !host.contains(":") else { return nil }
-        }
-        guard !host.isEmpty, let port = UInt16(portText) else { return nil }
-        return (host, port)
-    }
-}
-
-/// Writes lines unbuffered, so a reader of a pipe (a test, a log) sees them at once.
-enum SimConsole {
-    static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
-
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-}
-
-/// Turns world events into lines: lifecycle always; per peer, a ranging line when ranging
-/// starts or fails and then every 5 s (every round with `verbose`).
-final class SimEventPrinter: Sendable {
-    private let verbose: Bool
-    private let lastPrinted = Mutex<[String: (time: Double, valid: Bool)]>([:])
-    private let peers = Mutex<Set<VirtualUWBSDeviceID>>([])
-
-    init(verbose: Bool) {
-        self.verbose = verbose
-    }
-
-    func print(_ event: VirtualUWBSEvent) {
-        switch event {
-        case .deviceAttached(let id, let name, let isPeer):
-            if isPeer { _ = peers.withLock { $0.insert(id) } }
-            SimConsole.line("\(id) attached: \(name)")
-        case .deviceDetached(let id, let reason):
-            SimConsole.line("\(id) detached: \(reason)")
-        case .devicePlaced(let id, let place):
-            SimConsole.line("\(id) placed in the scene as \(place)")
-        case .deviceState(let id, let state):
-            if verbose { SimConsole.line("\(id): \(state)") }
-        case .session(let id, let change):
-            SimConsole.line("\(id): \(change)")
-        case .round(let round):
-            printRound(round)
-        case .cannotRange(let id, let sessionID, let peer, let peerDevice, let reason):
-            SimConsole.line("\(id): session \(sessionID) cannot range with \(peer) (\(peerDevice)): \(reason)")
-        case .fault(let id, let fault):
-            SimConsole.line("\(id): fault: \(fault)")
-        case .problem(let id, let problem):
-            SimConsole.line("\(id): \(problem)")
-        case .packet(let id, let direction, let packet):
-            SimConsole.line("\(id) \(direction == .toDevice ? ">" : "<") \(Hex.bytes(packet.bytes))")
-        }
-    }
-
-    private func printRound(_ round: VirtualRangingRound) {
-        guard verbose || !peers.withLock({ $0.contains(round.device) }) else { return }
-        let valid = round.measurement?.isValid ?? false
-        let key = "\(round.device)|\(round.sessionID)|\(round.peerAddress)"
-        let due = lastPrinted.withLock { printed -> Bool in
-            if !verbose, let last = printed[key], last.valid == valid, round.worldTime - last.time < 5 { return false }
-            printed[key] = (round.worldTime, valid)
-            return true
-        }
-        guard due else { return }
-        var line = "\(round.device): session \(round.sessionID) -> \(round.peerAddress): "
-        guard let measurement = round.measurement else {
-            SimConsole.line(line + "RX timeout (no device answers)")
-            return
-        }
-        guard let distance = measurement.distance, measurement.isValid else {
-            SimConsole.line(line + "RX timeout (dropout), truth \(Self.format(measurement.truth.distance)) m")
-            return
-        }
-        line += "\(Self.format(distance)) m"
-        if let azimuth = measurement.azimuth { line += ", azimuth \(Self.format(azimuth))°" }
-        if let elevation = measurement.elevation { line += ", elevation \(Self.format(elevation))°" }
-        if measurement.reportedNonLineOfSight == true { line += ", NLoS" }
-        line += " (truth \(Self.format(measurement.truth.distance)) m, \(Self.format(measurement.truth.azimuth))°)"
-        SimConsole.line(line)
-    }
-
-    /// Two decimals, without a "-0.00".
-    private static func format(_ value: Double) -> String {
-        String(format: "%.2f", abs(value) < 0.005 ? 0 : value)
+        await service.stop()
+        signals.cancel()
+        Console.out("nearby sim uwbs: stopped")
     }
 }

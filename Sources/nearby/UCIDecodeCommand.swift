@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import NearbyBase
 import UCI
 
 /// `nearby uci decode HEX...`: decodes UCI packets for debugging.
@@ -40,16 +39,8 @@ struct UCIDecodeCommand: AsyncParsableCommand {
     var uciVersion = "2.0"
 
     func validate() throws {
-        guard Self.version(uciVersion) != nil else {
+        guard UCIVersion(name: uciVersion) != nil else {
             throw ValidationError("--uci-version must be 1.1 or 2.0, not \"\(uciVersion)\"")
-        }
-    }
-
-    static func version(_ text: String) -> UCIVersion? {
-        switch text {
-        case "1.1", "1": .v1_1
-        case "2.0", "2": .v2_0
-        default: nil
         }
     }
 
@@ -62,127 +53,20 @@ struct UCIDecodeCommand: AsyncParsableCommand {
                 if !line.trimmingCharacters(in: .whitespaces).isEmpty { inputs.append(("line \(lineNumber)", line)) }
             }
         }
-        var decoder = UCIDecodeRun(version: Self.version(uciVersion) ?? .v2_0, json: json)
-        for input in inputs { decoder.decode(input.text, label: input.label) }
-        decoder.finish()
+        var decoder = UCITextDecoder(version: UCIVersion(name: uciVersion) ?? .v2_0, json: json)
+        for input in inputs { Self.show(decoder.decode(input.text, label: input.label)) }
+        Self.show(decoder.finish())
         if decoder.failures > 0 { throw ExitCode(1) }
     }
-}
 
-/// One run of `nearby uci decode`: frames, reassembles, decodes and prints.
-struct UCIDecodeRun {
-    let version: UCIVersion
-    let json: Bool
-    private(set) var failures = 0
-    private var reassembler = UCIReassembler()
-    /// Packets received for the message being reassembled: control, data.
-    private var pendingPackets = (control: 0, data: 0)
-
-    init(version: UCIVersion, json: Bool) {
-        self.version = version
-        self.json = json
-    }
-
-    /// Decodes the packets in one argument or input line.
-    mutating func decode(_ text: String, label: String) {
-        let bytes: [UInt8]
-        do {
-            bytes = try Hex.parse(text)
-        } catch {
-            report("\(label): \(error)")
-            return
-        }
-        guard !bytes.isEmpty else {
-            report("\(label): no hex bytes")
-            return
-        }
-        var framer = UCIPacketFramer()
-        framer.append(bytes)
-        var index = 0
-        while let packet = framer.nextPacket() {
-            index += 1
-            decodePacket(packet, label: index == 1 && framer.bufferedByteCount == 0 ? label : "\(label), packet \(index)")
-        }
-        if framer.bufferedByteCount > 0 {
-            let rest = Array(bytes.suffix(framer.bufferedByteCount))
-            do {
-                _ = try UCIPacket(bytes: rest)
-                report("\(label): \(rest.count) bytes after the last whole packet could not be framed")
-            } catch {
-                report("\(label): \(error)")
+    /// Messages on standard output, problems on standard error.
+    static func show(_ lines: [UCITextDecoder.Line]) {
+        for line in lines {
+            switch line {
+            case .message(let text): print(text)
+            case .error(let text): FileHandle.standardError.write(Data("error: \(text)\n".utf8))
+            case .warning(let text): FileHandle.standardError.write(Data("warning: \(text)\n".utf8))
             }
         }
-    }
-
-    private mutating func decodePacket(_ packet: UCIPacket, label: String) {
-        let raw: UCIRawMessage
-        let isData = packet.header.messageType.isData
-        do {
-            guard let complete = try reassembler.append(packet) else {
-                if isData { pendingPackets.data += 1 } else { pendingPackets.control += 1 }
-                return
-            }
-            raw = complete
-        } catch {
-            if isData { pendingPackets.data = 0 } else { pendingPackets.control = 0 }
-            report("\(label): \(error)")
-            return
-        }
-        var packetCount = 1
-        if raw.isData {
-            packetCount += pendingPackets.data
-            pendingPackets.data = 0
-        } else if let (interrupted, segments) = reassembler.interruptedByDeviceError {
-            warn(
-                "\(label): CORE_DEVICE_STATUS_NTF(ERROR) interrupted \(interrupted.name) after \(segments) "
-                    + "segment\(segments == 1 ? "" : "s") (\(interrupted.payload.count) bytes), which was discarded")
-            pendingPackets.control = 0
-        } else {
-            packetCount += pendingPackets.control
-            pendingPackets.control = 0
-        }
-        do {
-            let message = try UCIMessage(decoding: raw, version: version)
-            print(render(message, raw: raw, packets: packetCount))
-        } catch {
-            report("\(label): \(error)\n  raw: \(raw)")
-        }
-    }
-
-    /// Reports messages whose last segment never came.
-    mutating func finish() {
-        for (partial, segments) in reassembler.partialMessages {
-            report(
-                "\(partial.name): incomplete, \(segments) segment\(segments == 1 ? "" : "s") (\(partial.payload.count) bytes) "
-                    + "received but not the last one (PBF = 0)")
-        }
-    }
-
-    private func render(_ message: UCIMessage, raw: UCIRawMessage, packets: Int) -> String {
-        let identity = raw.isData ? "DPF \(raw.dataPacketFormat.rawValue)" : raw.opcode.description
-        if json {
-            let header: [UCIField] = [
-                UCIField("message", .text(message.name)),
-                UCIField("message_type", .text(raw.messageType.shortName)),
-                UCIField(raw.isData ? "dpf" : "opcode", .text(identity)),
-                UCIField("payload_length", .integer(Int64(raw.payload.count))),
-                UCIField("packets", .integer(Int64(packets))),
-            ]
-            return UCIField.json(header + message.fields)
-        }
-        var title = "\(message.name) (\(raw.messageType.shortName) \(identity), \(raw.payload.count)-byte payload"
-        title += packets > 1 ? " from \(packets) packets)" : ")"
-        if message.isUninterpreted { title += ", not interpreted: kept raw" }
-        let fields = UCIField.text(message.fields, indent: 2)
-        return fields.isEmpty ? title : "\(title)\n\(fields)"
-    }
-
-    private mutating func report(_ text: String) {
-        failures += 1
-        FileHandle.standardError.write(Data("error: \(text)\n".utf8))
-    }
-
-    private func warn(_ text: String) {
-        FileHandle.standardError.write(Data("warning: \(text)\n".utf8))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NearbyTerminal
 import UWBDevice
 
 /// `nearby uwb`: the UWB dev kit (UCI over USB, serial or TCP).
@@ -25,54 +26,7 @@ struct UWBListCommand: AsyncParsableCommand {
     var all = false
 
     func run() async throws {
-        let devices: [AttachedUSBDevice]
-        do {
-            devices = try UWBDeviceDiscovery.usbDevices(includeUnknown: all)
-        } catch {
-            UWBConsole.error("error: \(error)")
-            throw ExitCode(1)
-        }
-        print(all ? "USB devices:" : "UWB dev kits on USB:")
-        if devices.isEmpty {
-            print("  none found (supported: \(DevKit.all.map { "\($0.name) \($0.usbID)" }.joined(separator: ", ")))")
-        }
-        var needsRule = false
-        for device in devices {
-            var line = "  \(device.spec.description.uwbPadded(to: 22))"
-            if let kit = device.kit {
-                line += "  \(kit.name) (\(kit.kind))"
-            } else {
-                line += "  \(UWBDeviceSpec.usb(vendorID: device.vendorID, productID: device.productID, bus: nil, address: nil))"
-            }
-            let strings = [device.manufacturer, device.product].compactMap { $0 }.joined(separator: " ")
-            if !strings.isEmpty { line += "  \"\(strings)\"" }
-            if let serial = device.serialNumber { line += "  serial \(serial)" }
-            line += "  port \(device.portName)"
-            if let driver = device.kernelDriver { line += "  kernel driver: \(driver) (nearby detaches it)" }
-            switch device.access {
-            case .ok: break
-            case .permissionDenied:
-                line += "  NO ACCESS"
-                needsRule = true
-            case .failed(let reason): line += "  cannot open: \(reason)"
-            }
-            print(line)
-        }
-        let ports = UWBDeviceDiscovery.serialPorts()
-        print("Serial ports:")
-        if ports.isEmpty { print("  none (/dev/ttyACM*, /dev/ttyUSB*)") }
-        for port in ports {
-            var line = "  \(port.spec.description.uwbPadded(to: 22))"
-            if let kit = port.kit {
-                line += "  \(kit.name) (\(kit.usbID)), use serial:\(port.path)@\(kit.defaultBaud)"
-            } else if let vendor = port.vendorID, let product = port.productID {
-                line += "  USB \(UWBDeviceSpec.usb(vendorID: vendor, productID: product, bus: nil, address: nil).description.dropFirst(4))"
-            }
-            print(line)
-        }
-        if needsRule {
-            print("\nNO ACCESS: install the udev rule, then replug the kit:")
-            print("  sudo cp \(UWBDeviceError.udevRulePath) /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger")
-        }
+        let devices = try await NearbyExit.onError { try UWBDeviceDiscovery.usbDevices(includeUnknown: all) }
+        for line in UWBDeviceDiscovery.listing(devices: devices, ports: UWBDeviceDiscovery.serialPorts(), all: all) { print(line) }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import MQTT
 import NearbyConfig
 import NearbyMQTT
+import NearbyTerminal
 
 /// `nearby watch [URL]`: the house view: every host's accessories, live, from the broker.
 struct WatchCommand: AsyncParsableCommand {
@@ -63,29 +64,10 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let live = !json && isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb"
-        let printer = Task { [json] in
-            var lastDraw = ContinuousClock.now - .seconds(1)
-            var recent: [String] = []
-            for await output in watch.updates() {
-                switch output {
-                case .note(let text):
-                    RangeScreen.standardError(text + "\n")
-                case .update(let update):
-                    if json {
-                        RangeScreen.standardOutput(update.jsonLine + "\n")
-                    } else if live {
-                        if update.kind == .event || update.kind == .status { recent = Array((recent + [update.text]).suffix(8)) }
-                        guard ContinuousClock.now - lastDraw >= .milliseconds(250) else { continue }
-                        lastDraw = .now
-                        let screen = ["nearby watch \(setup.client.broker) (\(setup.topics.everyHost)); Ctrl-C stops", ""]
-                            + watch.house.table() + [""] + recent
-                        RangeScreen.standardOutput("\u{1B}[H\u{1B}[2J" + screen.joined(separator: "\n") + "\n")
-                    } else if update.kind != .distance && (update.kind != .state || update.retained) {
-                        RangeScreen.standardOutput(update.text + "\n")
-                    }
-                }
-            }
-        }
+        let title = "nearby watch \(setup.client.broker) (\(setup.topics.everyHost)); Ctrl-C stops"
+        let screen = HouseWatchScreen(
+            mode: json ? .json : live ? .live(title: title) : .lines, write: RangeScreen.standardOutput, note: RangeScreen.standardError)
+        let printer = Task { await screen.show(watch) }
         _ = await waitForSignalOr { false }
         await watch.stop()
         printer.cancel()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NearbyConfig
+import NearbyTerminal
 import NearbyWeb
 
 /// `--web [ADDRESS:]PORT` and `--web-token`: the live web view of `range`, `demo` and `replay`
@@ -59,7 +60,7 @@ struct WebOptions: ParsableArguments {
         do {
             return try await WebView.start(settings, source: source)
         } catch {
-            UWBConsole.error("error: --web: \(error)")
+            Console.error("error: --web: \(error)")
             throw NearbyExit.unavailable
         }
     }

@@ -114,3 +114,16 @@ struct DurationTests {
         #expect(DecimalText.fixed(.nan, 2) == "nan")
     }
 }
+
+@Suite struct IntegerTextTests {
+    @Test func decimalOrHexWithSpaces() {
+        #expect(IntegerText.parse("42", as: UInt32.self) == 42)
+        #expect(IntegerText.parse(" 0x2A\t", as: UInt32.self) == 42)
+        #expect(IntegerText.parse("0X4c", as: UInt16.self) == 0x4C)
+        #expect(IntegerText.parse("4294967295", as: UInt32.self) == UInt32.max)
+        #expect(IntegerText.parse("4294967296", as: UInt32.self) == nil)
+        #expect(IntegerText.parse("0x", as: UInt8.self) == nil)
+        #expect(IntegerText.parse("twelve", as: Int.self) == nil)
+        #expect(IntegerText.parse("", as: Int.self) == nil)
+    }
+}

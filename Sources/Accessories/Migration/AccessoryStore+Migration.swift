@@ -63,3 +63,15 @@ extension AccessoryStore {
         return outcomes
     }
 }
+
+extension AccessoryStore.AddOutcome {
+    /// What a migration did, as a line: `migrated NAME (ADDRESS) (bonding unknown)`,
+    /// `already stored ...` or `updated ...`.
+    public var migrationSummary: String {
+        switch self {
+        case .added(let record): "migrated \(record) (bonding \(record.bonding))"
+        case .alreadyStored(let record): "already stored \(record)"
+        case .updated(let record, _): "updated \(record)"
+        }
+    }
+}

@@ -258,14 +258,7 @@ extension UCIResponse: CustomStringConvertible {
             .statusOnly(_, let s):
             return [UCIField("status", .code(s))]
         case .getDeviceInfo(let s, let info):
-            return [
-                UCIField("status", .code(s)),
-                UCIField("uci_version", .text(info.uciVersion.description)),
-                UCIField("mac_version", .text(info.macVersion.description)),
-                UCIField("phy_version", .text(info.phyVersion.description)),
-                UCIField("test_version", .text(info.testVersion.description)),
-                UCIField("vendor_info", .bytes(info.vendorInfo)),
-            ]
+            return [UCIField("status", .code(s))] + info.fields
         case .getCapabilities(let s, let capabilities):
             return [
                 UCIField("status", .code(s)),

@@ -25,6 +25,16 @@ public struct UCIVersion: RawRepresentable, Sendable, Hashable, Comparable, Cust
     /// The maintenance version (low nibble of the high byte).
     public var maintenance: UInt8 { UInt8(truncatingIfNeeded: rawValue >> 8) & 0xF }
 
+    /// The version a person names: `1.1` (or `1`) for UCI 1.1, `2.0` (or `2`) for UCI 2.0, the
+    /// two versions the codec knows; `nil` for anything else.
+    public init?(name: String) {
+        switch name {
+        case "1.1", "1": self = .v1_1
+        case "2.0", "2": self = .v2_0
+        default: return nil
+        }
+    }
+
     /// UCI 1.1 (Qorvo DWM3001CDK firmware, older NXP firmware).
     public static let v1_1 = UCIVersion(major: 1, minor: 1)
     /// UCI 2.0 (session handles, data packets, renumbered capabilities).

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NearbySupport
 
 /// A serial port that may belong to a UWB dev kit.
 public struct SerialPortInfo: Sendable, Hashable {
@@ -28,13 +29,8 @@ public struct SerialPortInfo: Sendable, Hashable {
 public enum SerialPorts {
     /// The USB serial ports present now, sorted by path.
     public static func list(devDirectory: String = "/dev") -> [SerialPortInfo] {
-        guard let dir = opendir(devDirectory) else { return [] }
-        defer { closedir(dir) }
         var ports: [SerialPortInfo] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in Directory.entries(devDirectory) {
             guard name.hasPrefix("ttyACM") || name.hasPrefix("ttyUSB") else { continue }
             let path = devDirectory + "/" + name
             let ids = usbIDs(forTTY: path)

@@ -1,7 +1,7 @@
 /// One result of `nearby doctor`: what was checked, how it stands, and what to do.
-struct DoctorFinding: Sendable, Hashable {
+public struct DoctorFinding: Sendable, Hashable {
     /// How a finding stands.
-    enum Status: String, Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable {
         /// Works.
         case ok
         /// For information; nothing to do.
@@ -14,15 +14,16 @@ struct DoctorFinding: Sendable, Hashable {
 
     /// The check's short name (`config`, `usb`, `serial`, `bluetooth`, `adapter`, `capability`,
     /// `bluetoothd`, `hci`).
-    var check: String
+    public var check: String
     /// How it stands.
-    var status: Status
+    public var status: Status
     /// What was found.
-    var message: String
+    public var message: String
     /// What to do, if anything.
-    var fix: String?
+    public var fix: String?
 
-    init(_ check: String, _ status: Status, _ message: String, fix: String? = nil) {
+    /// A finding of `check` (a short name), how it stands, what was found and what to do.
+    public init(_ check: String, _ status: Status, _ message: String, fix: String? = nil) {
         self.check = check
         self.status = status
         self.message = message

@@ -1,10 +1,9 @@
 import Foundation
-import Hooks
+public import Hooks
 import NIProtocol
-import NearbyInteraction
-import NearbyRuntime
-import Ranging
-import UWBDevice
+public import NearbyInteraction
+public import NearbyRuntime
+public import Ranging
 
 /// What `nearby range` and `nearby demo` show: the text renderer both share, a ``RunOutput``.
 ///
@@ -18,13 +17,19 @@ import UWBDevice
 ///
 /// The lines show the run's ``NearbyRuntime/AccessoryStatus`` (no tracking of its own). Thread-safe:
 /// the run and the command's own task (notes) both write, one at a time.
-final class RangeScreen: RunOutput, @unchecked Sendable {
-    enum Mode: Equatable {
-        case live, plain, json
+public final class RangeScreen: RunOutput, @unchecked Sendable {
+    /// How the screen shows the run.
+    public enum Mode: Equatable, Sendable {
+        /// Lines redrawn in place on a terminal (ANSI), events scrolling above.
+        case live
+        /// Event lines and a status line per accessory at most once a second (pipes, logs).
+        case plain
+        /// JSON lines (``NearbyRuntime/JSONLinesOutput``) on standard output, notes on standard error.
+        case json
     }
 
     /// The mode for the current process: JSON if asked, live on a capable terminal, else plain.
-    static func mode(json: Bool) -> Mode {
+    public static func mode(json: Bool) -> Mode {
         if json { return .json }
         let environment = ProcessInfo.processInfo.environment
         if isatty(STDOUT_FILENO) == 1, environment["NO_COLOR"] == nil, environment["TERM"] != "dumb" { return .live }
@@ -36,7 +41,8 @@ final class RangeScreen: RunOutput, @unchecked Sendable {
         var lastPlain = -Double.infinity
     }
 
-    let mode: Mode
+    /// The mode the screen was made for.
+    public let mode: Mode
     private let zones: ZoneMap
     private let start: Double
     private let write: @Sendable (String) -> Void
@@ -50,10 +56,13 @@ final class RangeScreen: RunOutput, @unchecked Sendable {
     private static let barWidth = 20
     private let json: JSONLinesOutput
 
+    /// A screen for a run with `zones` (the distance bar spans twice the outer boundary, at least 6 m).
     /// - Parameters:
+    ///   - mode: see ``mode(json:)``.
+    ///   - zones: the run's zones (names, boundaries).
     ///   - start: time zero of the timestamps, on the events' clock (MonotonicTime).
     ///   - write: where output goes (standard output by default, flushed).
-    init(mode: Mode, zones: ZoneMap, start: Double, write: @escaping @Sendable (String) -> Void = RangeScreen.standardOutput) {
+    public init(mode: Mode, zones: ZoneMap, start: Double, write: @escaping @Sendable (String) -> Void = RangeScreen.standardOutput) {
         self.mode = mode
         self.zones = zones
         self.start = start
@@ -63,17 +72,20 @@ final class RangeScreen: RunOutput, @unchecked Sendable {
     }
 
     /// The run output for this screen: itself, or the JSON lines in JSON mode.
-    var output: any RunOutput { mode == .json ? json : self }
+    public var output: any RunOutput { mode == .json ? json : self }
 
-    @Sendable static func standardOutput(_ text: String) {
+    /// Writes `text` (newline included by the caller) to standard output, at once.
+    @Sendable public static func standardOutput(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
-    @Sendable static func standardError(_ text: String) {
+    /// Writes `text` (newline included by the caller) to standard error, at once.
+    @Sendable public static func standardError(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    func runStarted(_ context: RunContext) {
+    /// Adds a line for every accessory announced at the start.
+    public func runStarted(_ context: RunContext) {
         lock.withLock {
             for identity in context.accessories where !rows.contains(where: { $0.status.identity.id == identity.id }) {
                 rows.append(Row(status: AccessoryStatus(identity: identity)))
@@ -83,7 +95,7 @@ final class RangeScreen: RunOutput, @unchecked Sendable {
 
     /// A note for people (what is being done, the summary): above the live lines, or on
     /// standard error in JSON mode.
-    func note(_ text: String) {
+    public func note(_ text: String) {
         lock.withLock { noteLocked(text) }
     }
 
@@ -96,16 +108,17 @@ final class RangeScreen: RunOutput, @unchecked Sendable {
     }
 
     /// Shows what a zone-trigger hook did: a line above the live lines.
-    func hookFinished(_ outcome: HookOutcome, at time: Double) {
+    public func hookFinished(_ outcome: HookOutcome, at time: Double) {
         lock.withLock { noteLocked("hook \(outcome)") }
     }
 
     /// Shows one event.
-    func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
+    public func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
         lock.withLock { handleLocked(event, status: status) }
     }
 
-    func runFinished(_ summary: RunSummary) async {
+    /// Draws the lines a last time; later notes print below them.
+    public func runFinished(_ summary: RunSummary) async {
         lock.withLock {
             if mode == .live { redraw(above: []) }
             finished = true
@@ -199,7 +212,7 @@ final class RangeScreen: RunOutput, @unchecked Sendable {
     }
 
     /// The arrow pointing where the accessory is: ↑ ahead, → right (azimuth +90°), ↓ behind.
-    static func arrow(_ azimuth: Double) -> String {
+    public static func arrow(_ azimuth: Double) -> String {
         let arrows = ["↑", "↗", "→", "↘", "↓", "↙", "←", "↖"]
         let normalized = (azimuth.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
         return arrows[Int((normalized + 22.5) / 45) % 8]

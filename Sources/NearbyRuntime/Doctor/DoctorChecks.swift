@@ -2,25 +2,38 @@
 import Glibc
 #endif
 import LowEnergy
-import NearbyConfig
+public import NearbyConfig
 import NearbySupport
 import UWBDevice
 
 /// The checks of `nearby doctor`, each turning what the system says into findings with fixes.
 /// They only read (sysfs, /proc, libusb device lists, a socket probe) and change nothing; the
 /// HCI user channel probe opens and at once closes the channel of the selected adapter.
-enum DoctorChecks {
+public enum DoctorChecks {
     /// The controller `nearby` uses when neither `--hci` nor the config file names one.
-    static let defaultHCI = "hci:0"
+    public static let defaultHCI = "hci:0"
     /// Where the udev rule is installed.
-    static let installedRulePath = "/etc/udev/rules.d/99-nearby-uwb.rules"
+    public static let installedRulePath = "/etc/udev/rules.d/99-nearby-uwb.rules"
+
+    /// Every check, in order: the configuration file at `config` (`nil`: the default file, if
+    /// present), USB, serial ports, then Bluetooth for the controller `hci` (else the file's
+    /// `transports.hci`, else ``defaultHCI``).
+    public static func all(hci: String?, config: String?) async -> DoctorReport {
+        let (configFindings, configuration) = Self.config(path: config)
+        var findings = configFindings
+        findings += usb()
+        findings += serialPorts()
+        let spec = Precedence.resolve(flag: hci, config: configuration.transports.hci, default: defaultHCI)
+        findings += await bluetooth(spec: spec)
+        return DoctorReport(hci: spec, findings: findings)
+    }
 
     // MARK: Configuration
 
     /// The configuration file: valid, absent, or every problem.
-    static func config(path: String?) -> (findings: [DoctorFinding], configuration: NearbyConfiguration) {
+    public static func config(path: String?) -> (findings: [DoctorFinding], configuration: NearbyConfiguration) {
         do {
-            let loaded = try ConfigurationFile.load(path: path, validators: ConfigOptions.validators)
+            let loaded = try ConfigurationFile.load(path: path, validators: .specs)
             guard let file = loaded.path else {
                 let where_ = ConfigurationFile.defaultPath().map { "at \($0)" } ?? "(HOME is not set)"
                 return ([DoctorFinding("config", .ok, "no configuration file \(where_); defaults apply")], loaded.configuration)
@@ -40,7 +53,7 @@ enum DoctorChecks {
     // MARK: UWB
 
     /// Known dev kits on USB and whether this user may open them.
-    static func usb() -> [DoctorFinding] {
+    public static func usb() -> [DoctorFinding] {
         let supported = DevKit.all.map { "\($0.name) \($0.usbID)" }.joined(separator: ", ")
         let devices: [AttachedUSBDevice]
         do {
@@ -75,7 +88,7 @@ enum DoctorChecks {
     }
 
     /// USB serial ports and whether this user may read and write them.
-    static func serialPorts() -> [DoctorFinding] {
+    public static func serialPorts() -> [DoctorFinding] {
         let ports = SerialPorts.list()
         guard !ports.isEmpty else {
             return [DoctorFinding("serial", .info, "no USB serial ports (/dev/ttyACM*, /dev/ttyUSB*)")]
@@ -98,7 +111,7 @@ enum DoctorChecks {
     // MARK: Bluetooth
 
     /// Kernel Bluetooth, adapters, capability, bluetoothd and the HCI user channel of `spec`.
-    static func bluetooth(spec text: String) async -> [DoctorFinding] {
+    public static func bluetooth(spec text: String) async -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         let spec: HCITransportSpec
         do {
@@ -202,12 +215,12 @@ enum DoctorChecks {
     // MARK: System facts
 
     /// `hci0`, `hci1`, ... from /sys/class/bluetooth.
-    static func listAdapters(sysfs: String = "/sys/class/bluetooth") -> [String] {
-        directoryEntries(sysfs).filter { $0.hasPrefix("hci") && !$0.contains(":") }.sorted()
+    public static func listAdapters(sysfs: String = "/sys/class/bluetooth") -> [String] {
+        Directory.entries(sysfs).filter { $0.hasPrefix("hci") && !$0.contains(":") }.sorted()
     }
 
     /// The effective capability mask (`CapEff` of /proc/self/status), `nil` if unreadable.
-    static func effectiveCapabilities(status path: String = "/proc/self/status") -> UInt64? {
+    public static func effectiveCapabilities(status path: String = "/proc/self/status") -> UInt64? {
         guard let bytes = try? AtomicFile.read(path) else { return nil }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("CapEff:") {
             return UInt64(line.dropFirst("CapEff:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 16)
@@ -216,26 +229,13 @@ enum DoctorChecks {
     }
 
     /// The pid of a running `bluetoothd`, if any (scans /proc/*/comm).
-    static func bluetoothdRunning(proc: String = "/proc") -> Int? {
-        for entry in directoryEntries(proc) {
+    public static func bluetoothdRunning(proc: String = "/proc") -> Int? {
+        for entry in Directory.entries(proc) {
             guard let pid = Int(entry) else { continue }
             guard let bytes = try? AtomicFile.read("\(proc)/\(entry)/comm") else { continue }
             if String(decoding: bytes, as: UTF8.self).trimmingSuffix(while: { $0 == "\n" }) == "bluetoothd" { return pid }
         }
         return nil
-    }
-
-    private static func directoryEntries(_ path: String) -> [String] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     private static func groupName(_ gid: gid_t) -> String? {

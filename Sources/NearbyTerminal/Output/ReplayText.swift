@@ -1,18 +1,22 @@
 import Foundation
-import Hooks
+public import Hooks
 import NIProtocol
-import NearbyInteraction
-import NearbyRuntime
+public import NearbyInteraction
+public import NearbyRuntime
 import Ranging
 
 /// What `nearby replay` prints as text on standard output, a ``RunOutput``: a line per update, an
 /// `EVENT` line per hook-level event (`enter`, `exit`, `lost`, `found`), a `HOOK` line per hook
 /// run, and the summary. Each line is written at once (a pipe sees it immediately). With
 /// `--json` the replay prints the run's JSON lines instead (``NearbyRuntime/JSONLinesOutput``).
-final class ReplayText: RunOutput, @unchecked Sendable {
+public final class ReplayText: RunOutput, @unchecked Sendable {
     private var events = 0
 
-    func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
+    /// A text output writing to standard output.
+    public init() {}
+
+    /// Prints the update's hook-level events (`EVENT` lines) and the update line.
+    public func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
         guard case .update(let update) = event.kind, let accessory = event.accessory else { return }
         for ranging in update.events {
             for hookEvent in HookEvent.events(
@@ -38,7 +42,8 @@ final class ReplayText: RunOutput, @unchecked Sendable {
         emit(line)
     }
 
-    func hookFinished(_ outcome: HookOutcome, at time: Double) {
+    /// Prints a `HOOK` line (with the tail of standard error of a failed hook).
+    public func hookFinished(_ outcome: HookOutcome, at time: Double) {
         var line = "          HOOK \(outcome)"
         if !outcome.succeeded, !outcome.standardErrorTail.isEmpty {
             line += "\n            stderr: " + outcome.standardErrorTail.split(separator: "\n").joined(separator: "\n            stderr: ")
@@ -46,11 +51,13 @@ final class ReplayText: RunOutput, @unchecked Sendable {
         emit(line)
     }
 
-    func note(_ text: String) {
+    /// Writes a note to standard error.
+    public func note(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    func runFinished(_ summary: RunSummary) async {
+    /// Prints the summary line.
+    public func runFinished(_ summary: RunSummary) async {
         let samples = summary.accessories.map(\.updates).reduce(0, +)
         var line = String(format: "replayed %d samples over %.1f s: %d events, %d hook runs", samples, summary.duration, events, summary.hookRuns)
         if summary.hookFailures > 0 { line += ", \(summary.hookFailures) failed" }

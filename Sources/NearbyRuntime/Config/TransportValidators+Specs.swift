@@ -1,0 +1,25 @@
+public import NearbyConfig
+import LowEnergy
+import Simulation
+
+extension TransportValidators {
+    /// The real spec parsers: `HCITransportSpec` for `transports.hci`, `UWBDeviceTarget` (dev
+    /// kits and `sim`) for `transports.uwb`; each returns the parser's error message.
+    public static let specs = TransportValidators(
+        hci: { spec in
+            do {
+                _ = try HCITransportSpec(parsing: spec)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        },
+        uwb: { spec in
+            do {
+                _ = try UWBDeviceTarget(parsing: spec)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        })
+}

@@ -1,0 +1,100 @@
+import Dispatch
+import Foundation
+
+/// Signals (SIGINT, SIGTERM, SIGUSR1, ...) as an async stream: the default action (exit) is
+/// replaced while it lives. `init` returns once the handlers are registered (libdispatch
+/// registers a signal source asynchronously; a signal arriving in between, with the action
+/// already SIG_IGN, would be lost), so a signal sent on seeing output is never lost.
+public final class SignalStream: @unchecked Sendable {
+    // @unchecked: the dispatch sources are only touched at init and in cancel(), which is
+    // called once by the owner; DispatchSource itself is thread-safe.
+    /// The signal numbers, in the order they arrive.
+    public let stream: AsyncStream<Int32>
+    private let sources: [any DispatchSourceSignal]
+
+    /// Starts watching `numbers` (e.g. `[SIGINT, SIGTERM]`); waits at most 2 s per signal for
+    /// its handler to be registered.
+    public init(_ numbers: [Int32]) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        self.stream = stream
+        let registered = DispatchSemaphore(value: 0)
+        sources = numbers.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.setRegistrationHandler { registered.signal() }
+            source.resume()
+            return source
+        }
+        // Bounded: a registration that does not happen within 2 s is not waited for further.
+        for _ in numbers { _ = registered.wait(timeout: .now() + 2) }
+    }
+
+    /// Stops watching and restores the default actions. Call it once.
+    public func cancel() {
+        for source in sources { source.cancel() }
+        for source in sources { signal(Int32(source.handle), SIG_DFL) }
+    }
+
+    /// `interrupted (SIGINT)` or `terminated (SIGTERM)` (other signals by number).
+    public static func describe(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: "interrupted (SIGINT)"
+        case SIGTERM: "terminated (SIGTERM)"
+        default: "signal \(number)"
+        }
+    }
+}
+
+/// Waits until Ctrl-C / SIGTERM or until `finished()` says the run is over (checked every 50 ms).
+/// - Returns: `true` if a signal ended the wait.
+public func waitForSignalOr(_ finished: @escaping @Sendable () async -> Bool) async -> Bool {
+    let signals = SignalStream([SIGINT, SIGTERM])
+    defer { signals.cancel() }
+    return await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            for await _ in signals.stream { return true }
+            return false
+        }
+        group.addTask {
+            while !Task.isCancelled {
+                if await finished() { return false }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            return false
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+}
+
+/// Runs `body` with SIGINT and SIGTERM handled by `handler` (called for each signal, on
+/// another task) instead of ending the process; the handlers are armed before `body` starts
+/// and the default actions restored after it returns.
+public func onSignal<T: Sendable>(_ handler: @escaping @Sendable (Int32) -> Void, run body: () async -> T) async -> T {
+    let signals = SignalStream([SIGINT, SIGTERM])
+    let watcher = Task {
+        for await number in signals.stream { handler(number) }
+    }
+    let result = await body()
+    watcher.cancel()
+    signals.cancel()
+    return result
+}
+
+/// Runs `body` until it returns, or until SIGINT / SIGTERM cancels it (the signal handlers are
+/// armed before `body` starts and restored after).
+/// - Returns: what `body` returned or threw (`CancellationError` or whatever `body` throws when
+///   cancelled).
+public func cancellingOnSignal<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
+    let signals = SignalStream([SIGINT, SIGTERM])
+    let work = Task { try await body() }
+    let watcher = Task {
+        for await _ in signals.stream { work.cancel() }
+    }
+    let result = await work.result
+    watcher.cancel()
+    signals.cancel()
+    return result
+}
