@@ -61,13 +61,21 @@ struct RuntimeTests {
         let story = objects.filter { ["ranging", "retry", "state", "dropped", "error"].contains($0["event"] as? String ?? "") }
             .map { "\($0["t_s"] ?? "") \($0["accessory"] ?? "") \($0["event"] ?? "") \($0["type"] ?? $0["state"] ?? $0["reason"] ?? "") \($0["to"] ?? "")" }
             .joined(separator: "\n")
+        // Walk-in: far, mid, near. The simulated world moves in real time, so a machine that
+        // stalls this process for longer than the walk spends in `mid` (about 1.5 s) may skip it
+        // (the world does not replay more than a second of missed rounds): the changes must
+        // still chain (each starts where the last ended), keep the order and end near.
         for status in summary.accessories {
-            #expect(status.zoneChanges == 3, "\(status.identity): far, mid, near (walk-in)\n\(story)")
+            let changes = objects.filter {
+                $0["event"] as? String == "ranging" && $0["type"] as? String == "zone" && $0["accessory"] as? String == status.identity.id
+            }
+            let to = changes.map { $0["to"] as? String }
+            let from = changes.map { $0["from"] as? String }
+            #expect(status.zoneChanges == changes.count && (2...3).contains(changes.count), "\(status.identity)\n\(story)")
+            #expect(to.first == "far" && to.last == "near" && to == ["far", "mid", "near"].filter { to.contains($0) }, "\(to)\n\(story)")
+            #expect(from == [nil] + to.dropLast(), "\(from) \(to)")
             #expect(status.measured > 20 && status.retries == 0, "\(story)")
         }
-        let changes = objects.filter { $0["event"] as? String == "ranging" && $0["type"] as? String == "zone" && $0["accessory"] as? String == "sim-1" }
-        #expect(changes.map { $0["to"] as? String } == ["far", "mid", "near"])
-        #expect(changes.map { $0["from"] as? String } == [nil, "far", "mid"])
         #expect(objects.last?["event"] as? String == "summary")
     }
 

@@ -83,9 +83,12 @@ class Phone:
     """One phone: a Bumble Device (central) on its own controller on the link."""
 
     def __init__(self, link, index: int, script: str, *, service: str, hold: float, mtu: int, report,
-                 start_delay: float = 0) -> None:
+                 start_delay: float = 0, previous: 'Phone | None' = None) -> None:
         self.index = index
         self.start_delay = start_delay
+        self.previous = previous
+        # Set once this phone connected or gave up: the next phone starts only then.
+        self.settled = asyncio.Event()
         self.script = script
         self.service = service.upper()
         self.hold = hold
@@ -104,11 +107,20 @@ class Phone:
             await self.device.power_on()
             # One after the other: Bumble's link layer has no CONNECT_IND collisions (a second
             # central connecting at the same instant would believe in a link that never was).
+            # The order is kept however slow the machine: a phone starts once the one before it
+            # connected (or gave up), then waits its delay.
+            if self.previous is not None:
+                try:
+                    await asyncio.wait_for(self.previous.settled.wait(), 180)
+                except asyncio.TimeoutError:
+                    pass
             await asyncio.sleep(self.start_delay)
             target = await self.find()
             await self.script_main(target)
         except Exception as error:  # reported, the peer keeps running
             self.report(f'PHONE-ERROR error={type(error).__name__}: {error}')
+        finally:
+            self.settled.set()
 
     async def find(self) -> hci.Address:
         found: asyncio.Future = asyncio.get_running_loop().create_future()
@@ -124,7 +136,7 @@ class Phone:
 
         self.device.on('advertisement', on_advertisement)
         await self.device.start_scanning(active=True, filter_duplicates=False)
-        address = await asyncio.wait_for(found, 30)
+        address = await asyncio.wait_for(found, 120)
         await asyncio.sleep(0.3)  # a scan response or two
         await self.device.stop_scanning()
         self.report(f'PHONE-SEEN address={address} name={names.get(str(address), "-")}')
@@ -132,7 +144,10 @@ class Phone:
 
     # ------------------------------------------------------------------------------------------
     async def connect(self, target: hci.Address, exchange_mtu: bool = True) -> Peer:
-        self.connection = await self.device.connect(target, own_address_type=hci.OwnAddressType.RANDOM, timeout=10)
+        try:
+            self.connection = await self.device.connect(target, own_address_type=hci.OwnAddressType.RANDOM, timeout=10)
+        finally:
+            self.settled.set()
         self.connection.on('disconnection', lambda reason: self.report(f'PHONE-DISCONNECTED reason=0x{reason:02x}'))
         self.report(f'PHONE-CONNECTED handle=0x{self.connection.handle:04x}')
         peer = Peer(self.connection)
@@ -277,7 +292,8 @@ async def start_phones(link, count: int, scripts: list[str], *, service: str, ho
         script = scripts[min(index - 1, len(scripts) - 1)] if scripts else 'ni'
         if script not in SCRIPTS:
             raise ValueError(f'unknown phone script {script!r}: use {", ".join(SCRIPTS)}')
-        phone = Phone(link, index, script, service=service, hold=hold, mtu=mtu, report=report, start_delay=1.5 * (index - 1))
+        phone = Phone(link, index, script, service=service, hold=hold, mtu=mtu, report=report,
+                      start_delay=0.5 if index > 1 else 0, previous=phones[-1] if phones else None)
         phones.append(phone)
         asyncio.get_running_loop().create_task(phone.run())
     return phones
