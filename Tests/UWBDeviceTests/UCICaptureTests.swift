@@ -37,6 +37,25 @@ import UWBDevice
         #expect(read?.packets.first?.bytes == [0x20, 0x00, 0x00, 0x01, 0x00] && read?.packets.first?.direction == .outbound)
     }
 
+    /// Found by FuzzCaptureFiles (specs/fuzzing.md §4): a Simple Packet Block names interface 0
+    /// of its section; before any Interface Description Block there is none, and the reader
+    /// returned a packet on an interface the file never described.
+    @Test("a Simple Packet Block before any interface is refused, naming the block; after one it is read")
+    func simplePacketBlockNeedsAnInterface() {
+        let header = PcapNG.fileHeader(linkType: PcapNG.linkTypeFiRaUCI, interface: "uci", application: "ab")
+        let sectionOnly = Array(header.prefix(40))
+        // SPB: type 3, length 20, original length 4, the packet (4 bytes), length.
+        let simple: [UInt8] = [3, 0, 0, 0, 20, 0, 0, 0, 4, 0, 0, 0, 0x60, 0x01, 0x00, 0x00, 20, 0, 0, 0]
+        do {
+            _ = try PcapNGReader(bytes: sectionOnly + simple)
+            Issue.record("a Simple Packet Block without an interface was accepted")
+        } catch {
+            #expect(error.description == "Simple Packet Block at offset 40 before any Interface Description Block")
+        }
+        let read = try? PcapNGReader(bytes: header + simple)
+        #expect(read?.packets.count == 1 && read?.packets.first?.interface == 0 && read?.packets.first?.bytes == [0x60, 0x01, 0x00, 0x00])
+    }
+
     @Test("a client on the virtual UWBS: every packet captured with its direction; our reader and tshark agree; mode 0600")
     func clientSession() async throws {
         let path = directory.appendingPathComponent("uci.pcapng").path
