@@ -40,6 +40,7 @@ printf '%-20s %12s %8s %8s %10s  %s\n' target executions edges features corpus f
 for target in "${targets[@]}"; do
   exe="$bin/$target"
   if [ ! -x "$exe" ]; then echo "$target: not built ($exe); run make fuzz-build" >&2; status=1; continue; fi
+  if [ ! -d Fuzz/Corpus/"$target" ]; then echo "$target: no seed corpus Fuzz/Corpus/$target; run make fuzz-seeds and commit it" >&2; status=1; continue; fi
   corpus="$scratch/corpus/$target"
   findings="$scratch/findings/$target"
   log="$scratch/logs/$target.log"
