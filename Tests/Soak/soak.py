@@ -304,7 +304,19 @@ def main() -> int:
     checks = {'exited_cleanly': process.returncode == 0, 'kit_counted': bool(kit), 'every_accessory_ranged':
               all(n > 0 for n in counter.updates.values())}
     if kit:
-        checks['nothing_unaccounted'] = report['counts']['unaccounted'] == 0
+        # An unplug loses what was in flight between the kit and the host (the emulator's
+        # buffer, the socket to the kit): the kit counted it as sent, the host never saw it
+        # (specs/soak.md §3). That is allowed, up to one second of rounds per unplug, and
+        # reported; anything else must be accounted for exactly.
+        unplugs = sum(1 for fault in fault_log if fault['fault'] == 'unplug')
+        unaccounted = report['counts']['unaccounted']
+        if unplugs:
+            bound = unplugs * args.accessories * max(1, round(1000 / args.interval_ms))
+            report['counts']['lost_in_unplugs'] = unaccounted
+            report['counts']['lost_in_unplugs_bound'] = bound
+            checks['nothing_unaccounted'] = 0 <= unaccounted <= bound
+        else:
+            checks['nothing_unaccounted'] = unaccounted == 0
     checks['summary_matches_stream'] = summary_updates == updates
     if 'rss' in report:
         checks['rss_within_tolerance'] = report['rss']['max_drift_kb'] <= args.rss_tolerance_kb
