@@ -153,7 +153,8 @@ let package = Package(
         .target(
             name: "NearbyTerminal",
             dependencies: [
-                "NearbyRuntime", "NearbyInteraction", "NIProtocol", "Hooks", "Ranging", "UCI", "Accessories", "LowEnergy", "NearbyConfig",
+                "NearbyRuntime", "NearbyInteraction", "NIProtocol", "Hooks", "Ranging", "UCI", "UWBDevice", "Accessories", "LowEnergy", "NearbyConfig", "NearbySupport",
+                "Simulation",
                 logging,
             ],
             swiftSettings: swiftSettings),
@@ -224,7 +225,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyTerminalTests",
-            dependencies: ["NearbyTestSupport", "NearbyTerminal", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Ranging", "UCI", "Accessories", "LowEnergy", "Hooks"],
+            dependencies: [
+                "NearbyTestSupport", "NearbyTerminal", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Ranging", "UCI",
+                "UWBDevice", "Accessories", "LowEnergy", "Hooks", "NearbySupport",
+            ],
             swiftSettings: swiftSettings),
         // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
         .testTarget(

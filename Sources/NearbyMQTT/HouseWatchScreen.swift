@@ -1,3 +1,5 @@
+import Foundation
+
 /// How `nearby watch` shows a ``HouseWatch``: NDJSON (one object per message), a table redrawn
 /// in place with the last events below it (a terminal, at most 4 times a second), or one line
 /// per event and status change (a pipe; distances and live state updates are left out).
@@ -10,6 +12,13 @@ public struct HouseWatchScreen: Sendable {
         case live(title: String)
         /// Event and status lines only.
         case lines
+
+        /// The mode for this process: JSON if asked; live on a terminal (standard output a
+        /// terminal, `TERM` not `dumb`) with `title`; else lines.
+        public static func current(json: Bool, title: String) -> Mode {
+            if json { return .json }
+            return isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb" ? .live(title: title) : .lines
+        }
     }
 
     /// How the updates are shown.

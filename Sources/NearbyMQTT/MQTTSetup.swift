@@ -170,6 +170,20 @@ public struct MQTTSetup: Sendable {
         return MQTTPublisher(client: client, topics: topics, options: options, notes: notes, hint: Self.hint(for:))
     }
 
+    /// The setup for a command (``init(settings:url:hostName:role:environment:machineHostName:)``
+    /// with this process's environment and host name), or `nil` when MQTT is off; tells `notes`
+    /// when the configuration file at `configPath` (`nil`: none) holds the password and others can read it
+    /// (``passwordFileWarning(path:settings:)``).
+    /// - Throws: ``MQTT/MQTTError`` for settings that cannot work.
+    public static func forCommand(
+        _ settings: MQTTSettings, url: MQTTBrokerURL?, hostName: String?, role: MQTTRole, configPath: String?,
+        notes: (String) -> Void
+    ) throws(MQTTError) -> MQTTSetup? {
+        guard let setup = try MQTTSetup(settings: settings, url: url, hostName: hostName, role: role) else { return nil }
+        if let warning = passwordFileWarning(path: configPath, settings: settings) { notes(warning) }
+        return setup
+    }
+
     /// ``removeAccessory(_:timeout:)`` with what to tell the user: `removed` and
     /// `removed its Home Assistant entities and state from BROKER (host HOST)`, or not removed
     /// and why, with how to clean up by hand (delete the device in Home Assistant, or clear the

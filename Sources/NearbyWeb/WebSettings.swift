@@ -27,3 +27,35 @@ public struct WebSettings: Sendable, Hashable {
         self.token = token
     }
 }
+
+extension WebSettings {
+    /// Where the token of ``resolve(listen:token:environment:configured:)`` came from.
+    public enum TokenOrigin: String, Sendable, Hashable, CustomStringConvertible {
+        /// The command line (`--web-token`).
+        case flag = "--web-token"
+        /// The `NEARBY_WEB_TOKEN` environment variable.
+        case environment = "NEARBY_WEB_TOKEN"
+        /// The configuration file's `[web] token`.
+        case configuration = "configuration file, [web] token"
+
+        /// How messages name the origin: `--web-token`, `NEARBY_WEB_TOKEN`, `configuration file, [web] token`.
+        public var description: String { rawValue }
+    }
+
+    /// The settings for `listen` (`[ADDRESS:]PORT`, as `--web`) with the token from the first
+    /// of `token` (the command line), `environment["NEARBY_WEB_TOKEN"]` (empty counts as unset)
+    /// and `configured` (the configuration file's `[web] token`).
+    /// - Throws: ``WebError``: `invalidAddress` for `listen`; `invalidToken` with the message
+    ///   starting with the token's ``TokenOrigin`` (`NEARBY_WEB_TOKEN: ...`), so the user knows
+    ///   which one to fix; `tokenRequired` for an address other machines reach without a token.
+    public static func resolve(listen: String, token: String?, environment: [String: String], configured: String?) throws(WebError) -> WebSettings {
+        let fromEnvironment = environment["NEARBY_WEB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let (token, origin): (String?, TokenOrigin) =
+            if let token { (token, .flag) } else if let fromEnvironment { (fromEnvironment, .environment) } else { (configured, .configuration) }
+        do {
+            return try WebSettings(address: WebAddress(parsing: listen), token: token)
+        } catch where error.code == .invalidToken {
+            throw WebError(.invalidToken, "\(origin): \(error)")
+        }
+    }
+}

@@ -57,6 +57,12 @@ public final class WebView: Sendable {
         return "http://\(host):\(address.port)/"
     }
 
+    /// The line telling the user where to look: `web view: http://127.0.0.1:8080/`, with
+    /// ` (add ?token=YOUR_TOKEN)` when a token is needed (the token itself is never printed).
+    public var announcement: String {
+        "web view: \(url)" + (settings.token != nil ? " (add ?token=YOUR_TOKEN)" : "")
+    }
+
     /// Open server-sent-event streams.
     public var streamCount: Int { hub.streamCount }
 

@@ -63,30 +63,7 @@ struct DescriptorOptions: ParsableArguments {
         do {
             return try make()
         } catch {
-            throw validationError(error)
-        }
-    }
-
-    /// The error with the flag it is about.
-    static func validationError(_ error: DiscoveryDescriptorTextError) -> ValidationError {
-        switch error {
-        case .invalid(let inconsistent): ValidationError("\(error) (\(flags(inconsistent)))")
-        case .notUUID: ValidationError("--service \(error)")
-        case .notCompanyIdentifier: ValidationError("--company \(error)")
-        case .notBlob(let field, _), .notMask(let field, _): ValidationError("\(field == .manufacturerData ? "--manufacturer-data" : "--service-data") \(error)")
-        }
-    }
-
-    /// The flags a descriptor error is about.
-    static func flags(_ error: DiscoveryDescriptorError) -> String {
-        switch error {
-        case .missingServiceOrCompany: return "give --service or --company"
-        case .maskLengthMismatch(let mask, _, _, _), .maskWithoutBlob(let mask, _):
-            return mask == .manufacturerDataMask ? "--manufacturer-data HEX/MASK" : "--service-data HEX/MASK"
-        case .blobWithoutKey(let blob, _):
-            return blob == .manufacturerDataBlob ? "--manufacturer-data needs --company" : "--service-data needs --service"
-        case .empty(let field):
-            return field == .nameSubstring ? "--name-contains" : "--manufacturer-data / --service-data"
+            throw ValidationError(error.flagDescription)
         }
     }
 }
@@ -155,11 +132,7 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     /// The path in use.
-    var path: String {
-        if let store { return store }
-        if let fromEnvironment = ProcessInfo.processInfo.environment["NEARBY_STORE"], !fromEnvironment.isEmpty { return fromEnvironment }
-        return AccessoryStore.defaultPath()
-    }
+    var path: String { AccessoryStore.path(store) }
 
     /// The store.
     func open() -> AccessoryStore { AccessoryStore(path: path) }

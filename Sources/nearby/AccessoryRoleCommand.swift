@@ -72,40 +72,23 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
     @OptionGroup var options: SessionOptions
 
     func validate() throws {
-        if let hci {
-            do {
-                _ = try HCITransportSpec(parsing: hci)
-            } catch {
-                throw ValidationError("--hci: \(error)")
-            }
-        }
+        if let problem = hci.flatMap(TransportValidators.specs.hci) { throw ValidationError("--hci: \(problem)") }
         if let uwb { _ = try UWBClientSetup.spec(uwb) }
         _ = try roleOverlay()
     }
 
     /// The flags as an `[accessory]` overlay.
     private func roleOverlay() throws -> AccessoryRoleFileSettings {
-        var flags = AccessoryRoleFileSettings(name: name, configVersion: configVersion, role: role, maxPhones: maxPhones,
-                                              advertisingIntervalMilliseconds: advertisingInterval)
-        if let services {
-            let names = services.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            guard !names.isEmpty, names.allSatisfy(AccessoryRoleFileSettings.serviceNames.contains) else {
-                throw ValidationError("--service must list qnis, nus or apple, not \"\(services)\"")
-            }
-            flags.services = names
-        }
-        if let mac {
-            guard let address = AccessoryRoleFileSettings.address(mac) else { throw ValidationError("--mac must be 1-4 hex digits, 0001-FFFE, not \"\(mac)\"") }
-            flags.mac = address
-        }
-        if let configVersion, configVersion != "1.0", configVersion != "1.1" { throw ValidationError("--config-version must be 1.0 or 1.1") }
-        if let role, role != "responder", role != "initiator" { throw ValidationError("--role must be responder or initiator") }
-        if let maxPhones, !(1...8).contains(maxPhones) { throw ValidationError("--max-phones must be 1-8, not \(maxPhones)") }
-        if let advertisingInterval, !(20...10_240).contains(advertisingInterval) {
-            throw ValidationError("--advertising-interval must be 20-10240 ms, not \(advertisingInterval)")
+        let overlay: AccessoryRoleFileSettings
+        do {
+            overlay = try AccessoryRoleFileSettings(
+                flagsName: name, services: services, mac: mac, configVersion: configVersion, role: role, maxPhones: maxPhones,
+                advertisingIntervalMilliseconds: advertisingInterval)
+        } catch {
+            throw ValidationError(error.description)
         }
         if options.mqtt.url != nil { throw ValidationError("--mqtt is not supported by nearby accessory yet") }
-        return flags
+        return overlay
     }
 
     func run() async throws {
@@ -113,12 +96,7 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
             transports: TransportSettings(hci: hci, uwb: uwb, hciLegacy: hciLegacy ? true : nil), hookCommand: HookCommandLine.command)
         configuration.accessory = configuration.accessory.overridden(by: try roleOverlay())
         let settings = try options.runSettings(configuration)
-        let file = configuration.accessory
-        let role = AccessoryRoleSettings(
-            name: file.name ?? "nearby", services: (file.services ?? ["qnis"]).compactMap(AccessoryRoleSettings.Service.init(rawValue:)),
-            layout: file.configVersion == "1.0" ? .v1_0 : .v1_1, role: file.role == "initiator" ? .initiator : .responder, address: file.mac,
-            maximumPhones: file.maxPhones ?? 4, advertisingIntervalMilliseconds: file.advertisingIntervalMilliseconds ?? 100,
-            keyByteOrder: settings.session.planning.keyByteOrder)
+        let role = AccessoryRoleSettings(file: configuration.accessory, keyByteOrder: settings.session.planning.keyByteOrder)
         let hci = try HCITransportSpec(parsing: configuration.transports.hci ?? "hci:0")
         let store = storeOptions.open()
         let logger = Logger(label: "nearby")
@@ -134,36 +112,16 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
-        let start = MonotonicTime.seconds()
-        let screen = RangeScreen(mode: RangeScreen.mode(json: configuration.output.json ?? false), zones: settings.zones, start: start)
-        if let web { screen.note(WebOptions.announcement(web)) }
+        let session = TerminalRun(source: live, json: configuration.output.json ?? false, zones: settings.zones, stop: { await web?.stop() })
+        if let web { session.screen.note(web.announcement) }
         let own = await live.host.ownAddress.map(\.description) ?? "?"
-        screen.note("accessory \"\(role.name)\" advertising \(role.dataChannels[0].name) as \(own), UWB MAC \(UCIMACAddress.short(live.profile.address)), "
-                    + "\(role.role); waiting for phones (Ctrl-C stops)")
-        var outputs: [any RunOutput] = [screen.output]
-        if let web { outputs.append(web.output) }
-        if let record {
-            do {
-                outputs.append(try TraceRecorder(path: record))
-            } catch {
-                Console.error("error: --record: \(error)")
-                await live.close()
-                throw ExitCode(1)
-            }
-        }
-        let context = RunContext(accessories: [], zones: settings.zones, start: start, wallStart: WallClock.now())
-        let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
-        let manager = live.manager
-        let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }
-
+        session.screen.note(
+            "accessory \"\(role.name)\" advertising \(role.dataChannels[0].name) as \(own), UWB MAC \(UCIMACAddress.short(live.profile.address)), "
+                + "\(role.role); waiting for phones (Ctrl-C stops)")
+        session.add(web?.output)
+        try await session.record(to: record)
         // Until Ctrl-C / SIGTERM, or until the controller is gone.
-        let interrupted = await waitForSignalOr { live.controllerClosed }
-        await live.close()
-        await consumer.value
-        let summary = await run.finish(interrupted: interrupted)
-        await web?.stop()
-        screen.note((interrupted ? "stopped; " : "") + "summary:")
-        for line in summary.lines { screen.note("  " + line) }
+        let (interrupted, _) = await session.run(accessories: [], hooks: settings.hookRunner(), until: { live.controllerClosed })
         if !interrupted { throw ExitCode(1) }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import LowEnergy
-import NearbySupport
 import UWBDevice
 import NearbyTerminal
 
@@ -22,15 +21,7 @@ struct UCILogOptions: ParsableArguments {
 
     /// Creates the capture, or exits 1 saying why it cannot; `nil` without `--uci-log`.
     func open(interface: String) throws -> UCICaptureLog? {
-        guard let path else { return nil }
-        do {
-            return try UCICaptureLog(
-                path: path, interface: interface, limits: CaptureLimits(maximumBytes: maximumMiB << 20),
-                onFailure: { CaptureReport.failed("--uci-log", $0) })
-        } catch {
-            Console.error("error: --uci-log: \(error)")
-            throw ExitCode(1)
-        }
+        try CaptureReport.uci(path, interface: interface, maximumMiB: maximumMiB)
     }
 }
 
@@ -52,30 +43,6 @@ struct HCILogOptions: ParsableArguments {
 
     /// Creates the capture, or exits 1 saying why it cannot; `nil` without `--hci-log`.
     func open() throws -> HCICaptureLog? {
-        guard let path else { return nil }
-        do {
-            return try HCICaptureLog(
-                path: path, limits: CaptureLimits(maximumBytes: maximumMiB << 20), onFailure: { CaptureReport.failed("--hci-log", $0) })
-        } catch {
-            Console.error("error: --hci-log: \(error)")
-            throw ExitCode(1)
-        }
-    }
-}
-
-/// What the CLI says about a capture that could not be written.
-enum CaptureReport {
-    /// The first failed write: the run goes on without the missing packets.
-    static func failed(_ flag: String, _ error: FileSystemError) {
-        Console.error("warning: \(flag): \(error); packets are not recorded until writing works again (the run goes on)")
-    }
-
-    /// At the end: how many packets are missing from the file, if any.
-    static func finish(_ flag: String, _ file: CaptureFile?) {
-        guard let file else { return }
-        file.close()
-        let statistics = file.statistics
-        guard statistics.recordsLost > 0 else { return }
-        Console.error("warning: \(flag): \(statistics.recordsLost) packet(s) not recorded in \(file.path)")
+        try CaptureReport.hci(path, maximumMiB: maximumMiB)
     }
 }

@@ -84,22 +84,11 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// `--interval-ms`, `--serve-kit`, `--kit` as the runtime's options.
     func demoOptions(capture: UCICaptureLog?) throws -> DemoOptions {
-        var serve: (String, UInt16)?
-        if let serveKit {
-            guard let colon = serveKit.lastIndex(of: ":"), let port = UInt16(serveKit[serveKit.index(after: colon)...]) else {
-                throw ValidationError("--serve-kit \"\(serveKit)\" is not HOST:PORT")
-            }
-            serve = (String(serveKit[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port)
+        do {
+            return try DemoOptions(rangingIntervalMS: intervalMS, serveKit: serveKit, kit: kit, uciCapture: capture)
+        } catch {
+            throw ValidationError(error.description)
         }
-        var hostKit: UWBDeviceSpec?
-        if let kit {
-            do {
-                hostKit = try UWBDeviceSpec(parsing: kit)
-            } catch {
-                throw ValidationError("--kit: \(error)")
-            }
-        }
-        return DemoOptions(rangingIntervalMS: intervalMS, serve: serve, hostKit: hostKit, uciCapture: capture)
     }
 
     func run() async throws {
@@ -128,65 +117,23 @@ struct DemoCommand: AsyncParsableCommand {
             await web?.stop()
             throw ExitCode(1)
         }
-        let start = MonotonicTime.seconds()
-        let screen = RangeScreen(mode: RangeScreen.mode(json: configuration.output.json ?? false), zones: settings.zones, start: start)
+        let session = TerminalRun(source: demo, json: configuration.output.json ?? false, zones: settings.zones, stop: { await web?.stop() })
+        let screen = session.screen
         let length = duration ?? demo.duration
-        screen.note(
-            "demo: scenario \(scenario.name) (\(scenario.summary)), "
-                + (role == "accessory" ? "this host as the accessory, \(accessories) phone\(accessories == 1 ? "" : "s"), "
-                    : "\(accessories) accessor\(accessories == 1 ? "y" : "ies"), ")
-                + String(format: "%.0f s", length) + (speed == 1 ? "" : String(format: " at ×%g (%.1f s)", speed, length / speed))
-                + "; Ctrl-C stops")
-        if let web { screen.note(WebOptions.announcement(web)) }
-        let context = RunContext(accessories: demo.accessories, zones: settings.zones, start: start, wallStart: WallClock.now())
-        var outputs: [any RunOutput] = [screen.output] + (web.map { [$0.output] } ?? [])
-        do {
-            if let mqtt = try options.mqtt.publisher(configuration, configPath: options.config.path, role: .demo, notes: { screen.note($0) }) {
-                outputs.append(mqtt)
-            }
-        } catch {
-            await demo.close()
-            await web?.stop()
-            throw error
-        }
-        if let record {
-            do {
-                outputs.append(try TraceRecorder(path: record, report: { screen.note("warning: --record: \($0)") }))
-            } catch {
-                Console.error("error: --record: \(error)")
-                await demo.close()
-                await web?.stop()
-                throw ExitCode(1)
-            }
-        }
-        let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
+        screen.note(scenario.demoAnnouncement(hostIsAccessory: role == "accessory", count: accessories, length: length, speed: speed))
+        if let web { screen.note(web.announcement) }
+        session.add(web?.output)
+        try await session.add { try options.mqtt.publisher(configuration, configPath: options.config.path, role: .demo, notes: { screen.note($0) }) }
+        try await session.record(to: record)
         // With --serve-kit: SIGUSR1 makes the kit fail, SIGUSR2 drops its connection (faults under load).
-        let faults = SignalStream([SIGUSR1, SIGUSR2])
-        defer { faults.cancel() }
-        let faulting = Task {
-            guard serveKit != nil, let phoneRole else { return }
-            for await number in faults.stream {
-                if number == SIGUSR1 { await phoneRole.failServedKit() } else { await phoneRole.dropServedKit() }
-            }
-        }
-        defer { faulting.cancel() }
-        let consumer = Task { await run.consume(demo.events, droppedUpdates: { demo.droppedUpdates }) }
-        await demo.startSessions { run.note($0) }
-
         // Ends with the scenario (its clock starts at the first ranging round), when every
         // session failed, or on a signal.
-        let interrupted = await waitForSignalOr { await demo.isOver(after: length) }
-        await demo.close()
-        if kitStats, let phoneRole {
-            let traffic = await phoneRole.kitTraffic()
-            let unrouted = await phoneRole.client.unroutedMeasurements
-            Console.error(
-                #"{"kit_packets":\#(traffic.packets),"kit_session_info_ntf":\#(traffic.sessionInfoNotifications),"kit_measurements":\#(traffic.measurements),"host_unrouted_measurements":\#(unrouted)}"#)
+        _ = await withKitFaultSignals(serveKit != nil ? phoneRole : nil) {
+            await session.run(
+                accessories: demo.accessories, hooks: settings.hookRunner(), interruption: "interrupted",
+                startSessions: { run in await demo.startSessions { run.note($0) } },
+                afterClose: { if kitStats, let phoneRole { Console.error(await phoneRole.kitStatistics()) } },
+                until: { await demo.isOver(after: length) })
         }
-        await consumer.value
-        let summary = await run.finish(interrupted: interrupted)
-        await web?.stop()
-        screen.note((interrupted ? "interrupted; " : "") + "summary:")
-        for line in summary.lines { screen.note("  " + line) }
     }
 }

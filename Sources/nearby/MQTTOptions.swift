@@ -40,16 +40,12 @@ struct MQTTOptions: ParsableArguments {
     /// the password and others can read it.
     /// - Throws: `ValidationError` for MQTT settings that cannot work.
     func setup(_ settings: MQTTSettings, configPath: String?, role: MQTTRole, notes: (String) -> Void) throws -> MQTTSetup? {
-        let setup: MQTTSetup?
         do {
-            setup = try MQTTSetup(settings: settings, url: try brokerURL(), hostName: host, role: role)
+            return try MQTTSetup.forCommand(
+                settings, url: try brokerURL(), hostName: host, role: role, configPath: configPath ?? ConfigurationFile.defaultPath(), notes: notes)
         } catch {
             throw ValidationError("mqtt: \(error)")
         }
-        if setup != nil, let warning = MQTTSetup.passwordFileWarning(path: configPath ?? ConfigurationFile.defaultPath(), settings: settings) {
-            notes(warning)
-        }
-        return setup
     }
 
     /// The run output publishing to the broker for `role`, or `nil` when MQTT is off.
@@ -58,10 +54,10 @@ struct MQTTOptions: ParsableArguments {
     func publisher(
         _ configuration: NearbyConfiguration, configPath: String?, role: MQTTRole, notes: @escaping @Sendable (String) -> Void
     ) throws -> MQTTPublisher? {
-        guard let setup = try setup(configuration.mqtt, configPath: configPath, role: role, notes: notes) else { return nil }
         do {
-            return try setup.makePublisher(softwareVersion: Nearby.configuration.version, notes: notes)
-        } catch {
+            return try setup(configuration.mqtt, configPath: configPath, role: role, notes: notes)?
+                .makePublisher(softwareVersion: Nearby.configuration.version, notes: notes)
+        } catch let error as MQTTError {
             throw ValidationError("mqtt: \(error)")
         }
     }

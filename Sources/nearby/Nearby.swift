@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hooks
+import NearbyTerminal
 import Synchronization
 
 /// The `nearby` command line: UWB nearby interaction on Linux.
@@ -35,7 +36,8 @@ struct Nearby: AsyncParsableCommand {
                 try parsed.run()
             }
         } catch {
-            exit(withError: error)
+            // A library's TerminalExit was already told to the user: only its status is left.
+            exit(withError: (error as? TerminalExit).map { ExitCode($0.status) } ?? error)
         }
     }
 }

@@ -78,13 +78,7 @@ struct RangeCommand: AsyncParsableCommand {
         if all != accessories.isEmpty {
             throw ValidationError(all ? "give accessories or --all, not both" : "name at least one accessory or use --all (nearby accessories list shows them)")
         }
-        if let hci {
-            do {
-                _ = try HCITransportSpec(parsing: hci)
-            } catch {
-                throw ValidationError("--hci: \(error)")
-            }
-        }
+        if let problem = hci.flatMap(TransportValidators.specs.hci) { throw ValidationError("--hci: \(problem)") }
         if let uwb { _ = try UWBClientSetup.spec(uwb) }
         guard scanSeconds > 0 else { throw ValidationError("--scan-seconds must be > 0") }
     }
@@ -123,9 +117,9 @@ struct RangeCommand: AsyncParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
-        let start = MonotonicTime.seconds()
-        let screen = RangeScreen(mode: RangeScreen.mode(json: configuration.output.json ?? false), zones: settings.zones, start: start)
-        if let web { screen.note(WebOptions.announcement(web)) }
+        let session = TerminalRun(source: live, json: configuration.output.json ?? false, zones: settings.zones, stop: { await web?.stop() })
+        let screen = session.screen
+        if let web { screen.note(web.announcement) }
         var advertisers: [Advertisement] = []
         if all, (try? await store.list())?.isEmpty ?? true {
             screen.note("no accessory is set up (nearby setup); scanning \(scanSeconds) s for NI accessories")
@@ -137,42 +131,17 @@ struct RangeCommand: AsyncParsableCommand {
             targets = try await self.targets(accessories, store: store, advertisers: advertisers)
         } catch {
             Console.error("error: \(error)")
-            await live.close()
+            await session.abandon()
             throw NearbyExit.usage
         }
-        var outputs: [any RunOutput] = [screen.output, StoreTouchOutput(store: store, targets: targets)]
-        if let web { outputs.append(web.output) }
-        if let record {
-            do {
-                outputs.append(try TraceRecorder(path: record, report: { screen.note("warning: --record: \($0)") }))
-            } catch {
-                Console.error("error: --record: \(error)")
-                await live.close()
-                throw ExitCode(1)
-            }
-        }
-        do {
-            if let mqtt = try options.mqtt.publisher(configuration, configPath: options.config.path, role: .range, notes: { screen.note($0) }) {
-                outputs.append(mqtt)
-            }
-        } catch {
-            await live.close()
-            throw error
-        }
-        let context = RunContext(accessories: targets.map(\.identity), zones: settings.zones, start: start, wallStart: WallClock.now())
-        let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
-        let manager = live.manager
-        let consumer = Task { await run.consume(manager.events, droppedUpdates: { manager.droppedUpdates }) }
-        await live.connect(targets) { run.note($0) }
-
+        session.add(StoreTouchOutput(store: store, targets: targets))
+        session.add(web?.output)
+        try await session.record(to: record)
+        try await session.add { try options.mqtt.publisher(configuration, configPath: options.config.path, role: .range, notes: { screen.note($0) }) }
         // Until Ctrl-C / SIGTERM, or until every session ended by itself.
-        let interrupted = await waitForSignalOr { await live.allSessionsEnded }
-        await live.close()
-        await consumer.value
-        let summary = await run.finish(interrupted: interrupted)
-        await web?.stop()
-        screen.note((interrupted ? "stopped; " : "") + "summary:")
-        for line in summary.lines { screen.note("  " + line) }
+        let (interrupted, summary) = await session.run(
+            accessories: targets.map(\.identity), hooks: settings.hookRunner(), startSessions: { run in await live.connect(targets) { run.note($0) } },
+            until: { await live.allSessionsEnded })
         if !interrupted || !summary.anythingRanged { throw ExitCode(1) }
     }
 

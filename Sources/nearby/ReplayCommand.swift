@@ -88,12 +88,10 @@ struct ReplayCommand: AsyncParsableCommand {
         if file.configuration.hooks != nil, hookOptions.hasTriggers {
             logger.notice("the hooks of \(file.path ?? "the config file") are not used: hooks were given on the command line")
         }
-        let output: any RunOutput =
-            configuration.output.json == true
-            ? JSONLinesOutput(write: RangeScreen.standardOutput, notes: RangeScreen.standardError) : ReplayText()
+        let output = ReplayText.output(json: configuration.output.json == true)
         let web = try await webOptions.start(source: "replay", configuration: configuration)
-        if let web { Console.error(WebOptions.announcement(web)) }
-        let identity = AccessoryIdentity(id: accessoryID ?? Self.fileName(trace), displayName: accessory)
+        if let web { Console.error(web.announcement) }
+        let identity = TraceReplay.identity(path: trace, id: accessoryID, name: accessory)
         let context = RunContext(accessories: [identity], zones: settings.zones, start: 0, wallStart: WallClock.now())
         var outputs = [output] + (web.map { [$0.output] } ?? [])
         if let mqtt = try mqttOptions.publisher(
@@ -119,9 +117,5 @@ struct ReplayCommand: AsyncParsableCommand {
         case .success:
             if summary.hookFailures > 0 { throw NearbyExit.failure }
         }
-    }
-
-    private static func fileName(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

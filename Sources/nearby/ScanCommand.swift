@@ -51,20 +51,7 @@ struct ScanCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         Console.error("scanning on \(hciOptions.hci)\(filter)" + (duration.map { " for \(Self.seconds($0))" } ?? "; Ctrl-C stops"))
-        let json = self.json
-        let printer = Task {
-            var report = ScanReport(json: json)
-            for await advertisement in advertisements where filter.matches(advertisement) {
-                if let line = report.line(for: advertisement) { Console.out(line) }
-            }
-        }
-        if let duration {
-            _ = await cancellingOnSignal { try await Task.sleep(for: .milliseconds(Int(duration * 1000))) }
-        } else {
-            _ = await waitForSignalOr { false }
-        }
-        await host.stopScanning()
-        await printer.value
+        await ScanPrinter.run(advertisements, filter: filter, json: json, duration: duration, stop: { await host.stopScanning() })
         await host.close()
     }
 

@@ -94,19 +94,7 @@ struct SimUWBSCommand: AsyncParsableCommand {
         Console.out(
             "nearby sim uwbs: listening on \(service.address) (UCI \(uciVersion), scenario \(settings.scenario.name), "
                 + "seed \(seed), noise \(noise), \(settings.device.requiresReset ? "reset required" : "no reset required"))")
-        let signals = SignalStream([SIGINT, SIGTERM, SIGUSR1, SIGUSR2])
-        for await number in signals.stream {
-            if number == SIGUSR1 {
-                await service.failConnectedDevices()
-            } else if number == SIGUSR2 {
-                Console.out("dropping every connection (SIGUSR2)")
-                await service.dropConnections()
-            } else {
-                break
-            }
-        }
-        await service.stop()
-        signals.cancel()
+        await service.serveUntilSignal(report: Console.out)
         Console.out("nearby sim uwbs: stopped")
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import NearbyTerminal
 import UCI
 
 /// `nearby uci decode HEX...`: decodes UCI packets for debugging.
@@ -45,28 +45,9 @@ struct UCIDecodeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var inputs: [(label: String, text: String)] = packets.enumerated().map { ("argument \($0.offset + 1)", $0.element) }
-        if inputs.isEmpty {
-            var lineNumber = 0
-            while let line = readLine() {
-                lineNumber += 1
-                if !line.trimmingCharacters(in: .whitespaces).isEmpty { inputs.append(("line \(lineNumber)", line)) }
-            }
-        }
         var decoder = UCITextDecoder(version: UCIVersion(name: uciVersion) ?? .v2_0, json: json)
-        for input in inputs { Self.show(decoder.decode(input.text, label: input.label)) }
-        Self.show(decoder.finish())
+        for input in UCITextDecoder.inputs(arguments: packets) { UCITextDecoder.show(decoder.decode(input.text, label: input.label)) }
+        UCITextDecoder.show(decoder.finish())
         if decoder.failures > 0 { throw ExitCode(1) }
-    }
-
-    /// Messages on standard output, problems on standard error.
-    static func show(_ lines: [UCITextDecoder.Line]) {
-        for line in lines {
-            switch line {
-            case .message(let text): print(text)
-            case .error(let text): FileHandle.standardError.write(Data("error: \(text)\n".utf8))
-            case .warning(let text): FileHandle.standardError.write(Data("warning: \(text)\n".utf8))
-            }
-        }
     }
 }

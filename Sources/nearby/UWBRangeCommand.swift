@@ -1,5 +1,4 @@
 import ArgumentParser
-import NearbyBase
 import NearbyRuntime
 import NearbyTerminal
 import Simulation
@@ -98,23 +97,13 @@ struct UWBRangeCommand: AsyncParsableCommand {
 
     /// The session ID and the parameters the flags describe, validated.
     func session() throws -> (id: UInt32, parameters: FiRaSessionParameters) {
-        guard let id = IntegerText.parse(sessionID, as: UInt32.self) else {
-            throw ValidationError("--session-id \"\(sessionID)\" is not a number 0-4294967295 (decimal or 0x hex)")
-        }
-        let own = try Self.address(mac, option: "--mac")
-        let peers = try peer.map { try Self.address($0, option: "--peer") }
-        var parameters = FiRaSessionParameters(
-            deviceMACAddress: own, destinationMACAddresses: peers,
-            deviceType: deviceType == .controller ? .controller : .controlee,
-            deviceRole: role == .initiator ? .initiator : .responder,
-            channel: channel, preambleCodeIndex: preamble, rangingInterval: intervalMS)
-        if peers.count > 1 { parameters.multiNodeMode = .oneToMany }
         do {
-            try parameters.validate()
+            return try UWBRangeRun.session(
+                id: sessionID, mac: mac, peers: peer, deviceType: deviceType == .controller ? .controller : .controlee,
+                deviceRole: role == .initiator ? .initiator : .responder, channel: channel, preamble: preamble, intervalMS: intervalMS)
         } catch {
             throw ValidationError(error.description)
         }
-        return (id, parameters)
     }
 
     /// `--angles` parsed.
@@ -150,14 +139,5 @@ struct UWBRangeCommand: AsyncParsableCommand {
         for error in result.errors { Console.error("error: \(error)") }
         output.note("stopped after \(result.samples) sample(s)" + (result.stop.map { ", \($0)" } ?? "") + "; session \(id) closed")
         if result.failed { throw ExitCode(1) }
-    }
-
-    /// `0x0001` / `0001` (short, up to 4 hex digits) or 16 hex digits (extended).
-    static func address(_ text: String, option: String) throws -> UCIMACAddress {
-        guard let address = UCIMACAddress(parsing: text) else {
-            throw ValidationError(
-                "\(option) \"\(text)\" is not a MAC address: give a short address (1-4 hex digits, e.g. 0x0002) or an extended one (16 hex digits)")
-        }
-        return address
     }
 }

@@ -62,11 +62,9 @@ struct WatchCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("mqtt: \(error)")
         }
-        let environment = ProcessInfo.processInfo.environment
-        let live = !json && isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb"
         let title = "nearby watch \(setup.client.broker) (\(setup.topics.everyHost)); Ctrl-C stops"
         let screen = HouseWatchScreen(
-            mode: json ? .json : live ? .live(title: title) : .lines, write: RangeScreen.standardOutput, note: RangeScreen.standardError)
+            mode: .current(json: json, title: title), write: RangeScreen.standardOutput, note: RangeScreen.standardError)
         let printer = Task { await screen.show(watch) }
         _ = await waitForSignalOr { false }
         await watch.stop()

@@ -48,14 +48,12 @@ struct WebOptions: ParsableArguments {
     ///   cannot be bound (after saying why).
     func start(source: String, configuration: NearbyConfiguration) async throws -> WebView? {
         guard let listen else { return nil }
-        let environment = ProcessInfo.processInfo.environment["NEARBY_WEB_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        let token = token ?? environment ?? configuration.web.token
         let settings: WebSettings
         do {
-            settings = try WebSettings(address: WebAddress(parsing: listen), token: token)
+            settings = try WebSettings.resolve(
+                listen: listen, token: token, environment: ProcessInfo.processInfo.environment, configured: configuration.web.token)
         } catch {
-            let origin = self.token != nil ? "--web-token" : environment != nil ? "NEARBY_WEB_TOKEN" : "configuration file, [web] token"
-            throw ValidationError(error.code == .invalidToken ? "\(origin): \(error)" : "\(error)")
+            throw ValidationError("\(error)")
         }
         do {
             return try await WebView.start(settings, source: source)
@@ -63,10 +61,5 @@ struct WebOptions: ParsableArguments {
             Console.error("error: --web: \(error)")
             throw NearbyExit.unavailable
         }
-    }
-
-    /// `web view: http://127.0.0.1:8080/` (the token is never printed).
-    static func announcement(_ web: WebView) -> String {
-        "web view: \(web.url)" + (web.settings.token != nil ? " (add ?token=YOUR_TOKEN)" : "")
     }
 }

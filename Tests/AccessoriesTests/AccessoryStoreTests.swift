@@ -228,4 +228,12 @@ struct AccessoryStoreTests {
         #expect(AccessoryStore.defaultPath(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"]) == "/h/.local/state/nearby/accessories.json")
         #expect(AccessoryStore.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/state/nearby/accessories.json")
     }
+
+    @Test("a program's store: --store, else NEARBY_STORE (empty: unset), else the default path")
+    func programPath() {
+        let environment = ["NEARBY_STORE": "/e.json", "XDG_STATE_HOME": "/s"]
+        #expect(AccessoryStore.path("/flag.json", environment: environment) == "/flag.json")
+        #expect(AccessoryStore.path(nil, environment: environment) == "/e.json")
+        #expect(AccessoryStore.path(nil, environment: ["NEARBY_STORE": "", "XDG_STATE_HOME": "/s"]) == "/s/nearby/accessories.json")
+    }
 }

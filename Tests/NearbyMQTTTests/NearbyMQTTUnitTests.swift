@@ -107,6 +107,28 @@ import Testing
         #expect(MQTTSetup.passwordFileWarning(path: path, settings: settings) == nil)
     }
 
+    @Test("a command's setup: off without a broker; with one, the readable password file is warned about")
+    func aCommandsSetup() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-mqtt-\(UUID().uuidString).toml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = FileManager.default.createFile(atPath: path, contents: Data("[mqtt]\npassword = \"x\"\n".utf8), attributes: [.posixPermissions: 0o644])
+        var settings = MQTTSettings()
+        settings.username = "u"
+        settings.password = MQTTSecret("x")
+        var notes: [String] = []
+        #expect(try MQTTSetup.forCommand(settings, url: nil, hostName: nil, role: .demo, configPath: path, notes: { notes.append($0) }) == nil)
+        #expect(notes.isEmpty, "MQTT off: nothing to warn about")
+        let setup = try MQTTSetup.forCommand(
+            settings, url: try MQTTBrokerURL(parsing: "mqtt://b"), hostName: "hall", role: .demo, configPath: path, notes: { notes.append($0) })
+        #expect(setup?.topics.host == "hall")
+        #expect(notes.count == 1 && notes[0].contains("chmod 600 \(path)"))
+    }
+
+    @Test func theWatchScreenIsJSONWhenAsked() {
+        #expect(HouseWatchScreen.Mode.current(json: true, title: "t") == .json)
+        #expect([.lines, .live(title: "t")].contains(HouseWatchScreen.Mode.current(json: false, title: "t")))
+    }
+
     @Test func theHouseViewFollowsStatusStateAndEvents() throws {
         var house = HouseView()
         let foreign = house.apply(MQTTMessage(topic: "other/hall/status", text: "online"))

@@ -56,4 +56,29 @@ import Testing
         #expect(try WebSettings(address: WebAddress(parsing: "8080"), token: nil).token == nil)
         #expect(throws: WebError.self) { try WebSettings(address: WebAddress(parsing: "8080"), token: "bad token") }
     }
+
+    @Test("the token comes from --web-token, else NEARBY_WEB_TOKEN (empty: unset), else [web] token; a bad one names where it came from")
+    func tokenResolution() throws {
+        let good = "0123456789abcdef0123", other = "fedcba9876543210fedc"
+        let fromFlag = try WebSettings.resolve(listen: "0.0.0.0:0", token: good, environment: ["NEARBY_WEB_TOKEN": other], configured: other)
+        #expect(fromFlag.token == good && fromFlag.address.port == 0)
+        #expect(try WebSettings.resolve(listen: "8080", token: nil, environment: ["NEARBY_WEB_TOKEN": other], configured: good).token == other)
+        #expect(try WebSettings.resolve(listen: "8080", token: nil, environment: ["NEARBY_WEB_TOKEN": ""], configured: good).token == good)
+        #expect(try WebSettings.resolve(listen: "8080", token: nil, environment: [:], configured: nil).token == nil)
+        func failure(token: String?, environment: [String: String], configured: String?, listen: String = "8080") -> WebError? {
+            do {
+                _ = try WebSettings.resolve(listen: listen, token: token, environment: environment, configured: configured)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let flag = failure(token: "short", environment: ["NEARBY_WEB_TOKEN": good], configured: good)
+        #expect(flag?.code == .invalidToken && flag?.description.hasPrefix("--web-token: ") == true)
+        #expect(failure(token: nil, environment: ["NEARBY_WEB_TOKEN": "short"], configured: good)?.description.hasPrefix("NEARBY_WEB_TOKEN: ") == true)
+        #expect(failure(token: nil, environment: [:], configured: "short")?.description.hasPrefix("configuration file, [web] token: ") == true)
+        let open = failure(token: nil, environment: [:], configured: nil, listen: "0.0.0.0:8080")
+        #expect(open?.code == .tokenRequired && open?.description.hasPrefix("--web 0.0.0.0:8080") == true, "no origin for a missing token")
+        #expect(failure(token: nil, environment: [:], configured: nil, listen: "x:y")?.code == .invalidAddress)
+    }
 }

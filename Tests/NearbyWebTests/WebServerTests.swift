@@ -50,6 +50,7 @@ import Testing
         defer { Task { await web.stop() } }
         let port = web.address.port
         #expect(web.url == "http://127.0.0.1:\(port)/")
+        #expect(web.announcement == "web view: http://127.0.0.1:\(port)/", "no token: nothing to add")
         try await replay(run)
 
         let page = try await RawHTTPClient.request("/", port: port)
@@ -146,6 +147,7 @@ import Testing
         let (web, _) = try await start(token: token)
         defer { Task { await web.stop() } }
         let port = web.address.port
+        #expect(web.announcement == "web view: http://127.0.0.1:\(port)/ (add ?token=YOUR_TOKEN)" && !web.announcement.contains(token))
         for path in ["/", "/app.js", "/app.css", "/api/state", "/api/events", "/nope"] {
             let refused = try await RawHTTPClient.request(path, port: port)
             #expect(refused.status == 401 && refused.headers["www-authenticate"] == "Bearer realm=\"nearby\"", "\(path)")

@@ -74,6 +74,14 @@ public actor AccessoryStore {
         self.core = StoreCore(path: path, lockTimeout: lockTimeout)
     }
 
+    /// The store file a program uses: `explicit` (a `--store` flag) if given, else
+    /// `$NEARBY_STORE` if set and not empty, else ``defaultPath(environment:)``.
+    public static func path(_ explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let explicit { return explicit }
+        if let fromEnvironment = environment["NEARBY_STORE"], !fromEnvironment.isEmpty { return fromEnvironment }
+        return defaultPath(environment: environment)
+    }
+
     /// `$XDG_STATE_HOME/nearby/accessories.json` when `XDG_STATE_HOME` is an absolute path
     /// (the XDG spec ignores relative ones), else `$HOME/.local/state/nearby/accessories.json`
     /// (the home directory from the password database if `HOME` is unset).

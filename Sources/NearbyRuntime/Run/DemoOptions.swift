@@ -43,3 +43,43 @@ public struct DemoOptions: Sendable {
             keyByteOrder: keyByteOrder)
     }
 }
+
+extension DemoOptions {
+    /// Options from text as on `nearby demo`'s command line.
+    /// - Parameters:
+    ///   - rangingIntervalMS: `--interval-ms`.
+    ///   - serveKit: `--serve-kit`: `HOST:PORT` (an IPv6 host may be in brackets: `[::1]:7000`).
+    ///   - kit: `--kit`: a ``UWBDevice/UWBDeviceSpec`` (`tcp:HOST:PORT`, `usb:VID:PID`).
+    ///   - uciCapture: where the host's UCI packets are recorded.
+    /// - Throws: ``DemoOptionsError`` naming the flag whose value is malformed.
+    public init(rangingIntervalMS: UInt16?, serveKit: String?, kit: String?, uciCapture: UCICaptureLog? = nil) throws(DemoOptionsError) {
+        var serve: (String, UInt16)?
+        if let serveKit {
+            guard let colon = serveKit.lastIndex(of: ":"), let port = UInt16(serveKit[serveKit.index(after: colon)...]) else {
+                throw DemoOptionsError(description: "--serve-kit \"\(serveKit)\" is not HOST:PORT")
+            }
+            let bracket: (Character) -> Bool = { $0 == "[" || $0 == "]" }
+            var host = serveKit[..<colon].drop(while: bracket)
+            while let last = host.last, bracket(last) { host = host.dropLast() }
+            serve = (String(host), port)
+        }
+        var hostKit: UWBDeviceSpec?
+        if let kit {
+            do {
+                hostKit = try UWBDeviceSpec(parsing: kit)
+            } catch {
+                throw DemoOptionsError(description: "--kit: \(error)")
+            }
+        }
+        self.init(rangingIntervalMS: rangingIntervalMS, serve: serve, hostKit: hostKit, uciCapture: uciCapture)
+    }
+}
+
+/// A malformed `nearby demo` option: the message names the flag and what it expects.
+public struct DemoOptionsError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, e.g. `--serve-kit "x" is not HOST:PORT`.
+    public var description: String
+
+    /// An error saying `description`.
+    public init(description: String) { self.description = description }
+}

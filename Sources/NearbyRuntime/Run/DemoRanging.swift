@@ -100,6 +100,15 @@ public final class DemoRanging: Sendable {
         }
     }
 
+    /// What the host's kit sent, as one JSON line (`nearby demo --kit-stats`): `kit_packets`,
+    /// `kit_session_info_ntf`, `kit_measurements` (``kitTraffic()``) and
+    /// `host_unrouted_measurements` (measurements for no open session, ``UWBDevice/UCIClient/unroutedMeasurements``).
+    public func kitStatistics() async -> String {
+        let traffic = await kitTraffic()
+        let unrouted = await client.unroutedMeasurements
+        return #"{"kit_packets":\#(traffic.packets),"kit_session_info_ntf":\#(traffic.sessionInfoNotifications),"kit_measurements":\#(traffic.measurements),"host_unrouted_measurements":\#(unrouted)}"#
+    }
+
     /// Starts a session per accessory; a failure is reported through `report`.
     public func startSessions(report: (String) -> Void) async {
         for accessory in environment.accessories {

@@ -4,22 +4,16 @@ public import NearbySupport
 
 /// A run on the built-in simulator (`nearby demo`): the phone role with virtual accessories
 /// (``DemoRanging``) or the accessory role with virtual phones (``AccessoryRoleDemo``). Feed
-/// ``events`` to a ``RangingRun``.
-public protocol DemoSource: Sendable {
+/// ``RunSource/events`` to a ``RangingRun``.
+public protocol DemoSource: RunSource {
     /// What the run's events name, in order (accessories, or phones in the accessory role).
     var accessories: [AccessoryIdentity] { get }
     /// The scenario's length, seconds of scenario time.
     var duration: Double { get }
-    /// The events to show (ends after ``close()``).
-    var events: Mailbox<NearbySessionEvent> { get }
-    /// Updates dropped from ``events`` so far.
-    var droppedUpdates: Int { get }
     /// Starts the sessions; a failure is reported through `report`.
     func startSessions(report: (String) -> Void) async
     /// `true` once the scenario reached `length` seconds or every session ended.
     func isOver(after length: Double) async -> Bool
-    /// Stops everything; ``events`` ends.
-    func close() async
 }
 
 extension DemoRanging: DemoSource {

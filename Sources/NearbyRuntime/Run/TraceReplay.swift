@@ -18,6 +18,12 @@ public enum TraceReplay {
         public var duration = 0.0
     }
 
+    /// The accessory a replay's events name: `id`, else the trace's file name (`walk.csv` for
+    /// `data/walk.csv`), shown as `name`.
+    public static func identity(path: String, id: String? = nil, name: String) -> AccessoryIdentity {
+        AccessoryIdentity(id: id ?? path.split(separator: "/").last.map(String.init) ?? path, displayName: name)
+    }
+
     /// Replays `path` as accessory `identity` into `run`. Times are shifted so the first sample is
     /// at 0 (make the run's context start at 0).
     /// - Parameters:

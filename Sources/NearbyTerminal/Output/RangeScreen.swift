@@ -43,8 +43,10 @@ public final class RangeScreen: RunOutput, @unchecked Sendable {
 
     /// The mode the screen was made for.
     public let mode: Mode
-    private let zones: ZoneMap
-    private let start: Double
+    /// The run's zones (names, boundaries).
+    public let zones: ZoneMap
+    /// Time zero of the timestamps, on the events' clock, seconds.
+    public let start: Double
     private let write: @Sendable (String) -> Void
     private let lock = NSLock()
     private var rows: [Row] = []

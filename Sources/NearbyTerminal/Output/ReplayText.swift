@@ -15,6 +15,12 @@ public final class ReplayText: RunOutput, @unchecked Sendable {
     /// A text output writing to standard output.
     public init() {}
 
+    /// What `nearby replay` prints on standard output: the run's JSON lines (notes on standard
+    /// error) if `json`, else this text.
+    public static func output(json: Bool) -> any RunOutput {
+        json ? JSONLinesOutput(write: RangeScreen.standardOutput, notes: RangeScreen.standardError) : ReplayText()
+    }
+
     /// Prints the update's hook-level events (`EVENT` lines) and the update line.
     public func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
         guard case .update(let update) = event.kind, let accessory = event.accessory else { return }

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+public import NearbyRuntime
+public import Simulation
 
 /// Signals (SIGINT, SIGTERM, SIGUSR1, ...) as an async stream: the default action (exit) is
 /// replaced while it lives. `init` returns once the handlers are registered (libdispatch
@@ -97,4 +99,43 @@ public func cancellingOnSignal<T: Sendable>(_ body: @escaping @Sendable () async
     watcher.cancel()
     signals.cancel()
     return result
+}
+
+/// Runs `body` with SIGUSR1 and SIGUSR2 as faults of the demo's served kit (load and fault
+/// tests, `nearby demo --serve-kit`): SIGUSR1 makes the kit fail
+/// (``NearbyRuntime/DemoRanging/failServedKit()``), SIGUSR2 drops its connection
+/// (``NearbyRuntime/DemoRanging/dropServedKit()``). Without `ranging` the signals are ignored
+/// (not the default exit) while `body` runs.
+public func withKitFaultSignals<T>(_ ranging: DemoRanging?, run body: () async throws -> T) async rethrows -> T {
+    let faults = SignalStream([SIGUSR1, SIGUSR2])
+    defer { faults.cancel() }
+    let faulting = Task {
+        guard let ranging else { return }
+        for await number in faults.stream {
+            if number == SIGUSR1 { await ranging.failServedKit() } else { await ranging.dropServedKit() }
+        }
+    }
+    defer { faulting.cancel() }
+    return try await body()
+}
+
+extension VirtualUWBSService {
+    /// Serves until SIGINT or SIGTERM, then stops (`nearby sim uwbs`). Meanwhile SIGUSR1 makes
+    /// every connected UWBS fail (CORE_DEVICE_STATUS_NTF(ERROR)) and SIGUSR2 drops every
+    /// connection, as an unplug would (said through `report`).
+    public func serveUntilSignal(report: (String) -> Void) async {
+        let signals = SignalStream([SIGINT, SIGTERM, SIGUSR1, SIGUSR2])
+        for await number in signals.stream {
+            if number == SIGUSR1 {
+                await failConnectedDevices()
+            } else if number == SIGUSR2 {
+                report("dropping every connection (SIGUSR2)")
+                await dropConnections()
+            } else {
+                break
+            }
+        }
+        await stop()
+        signals.cancel()
+    }
 }

@@ -1,0 +1,120 @@
+public import Hooks
+public import NIProtocol
+public import NearbyRuntime
+public import Ranging
+import UWBDevice
+
+/// One ranging run on the terminal, the sequence `nearby range`, `nearby accessory` and `nearby
+/// demo` share: the ``RangeScreen`` and the other outputs, a ``NearbyRuntime/RangingRun``
+/// consuming the source's events, until Ctrl-C / SIGTERM or the source is done; then the source
+/// is closed, the hooks finished, the outputs told and the summary printed.
+///
+/// ```swift
+/// let session = TerminalRun(source: live, json: false, zones: settings.zones, stop: { await web?.stop() })
+/// try await session.record(to: "walk.csv")
+/// let (interrupted, summary) = await session.run(accessories: ids, hooks: settings.hookRunner()) {
+///     await live.allSessionsEnded
+/// }
+/// ```
+///
+/// If setting up fails (``add(_:)``, ``record(to:label:)``, ``abandon()``), the source is closed
+/// and `stop` runs, so nothing is left open.
+public final class TerminalRun {
+    /// Where the events come from.
+    public let source: any RunSource
+    /// The screen (notes go here: in JSON mode to standard error).
+    public let screen: RangeScreen
+    private var outputs: [any RunOutput]
+    private let stop: () async -> Void
+
+    /// Prepares a run of `source` shown on `screen`.
+    /// - Parameter stop: runs once the run ended (after the summary is complete) or when setting
+    ///   up fails, e.g. stopping a web view.
+    public init(source: any RunSource, screen: RangeScreen, stop: @escaping () async -> Void = {}) {
+        self.source = source
+        self.screen = screen
+        self.stop = stop
+        outputs = [screen.output]
+    }
+
+    /// Prepares a run of `source` shown on a new ``RangeScreen`` on standard output, time zero now.
+    /// - Parameters:
+    ///   - json: JSON lines instead of text (``RangeScreen/mode(json:)``).
+    ///   - zones: the run's zones.
+    ///   - stop: see ``init(source:screen:stop:)``.
+    public convenience init(source: any RunSource, json: Bool, zones: ZoneMap, stop: @escaping () async -> Void = {}) {
+        self.init(source: source, screen: RangeScreen(mode: RangeScreen.mode(json: json), zones: zones, start: MonotonicTime.seconds()), stop: stop)
+    }
+
+    /// Adds `output` after the screen and the outputs added before (nothing for `nil`).
+    public func add(_ output: (any RunOutput)?) {
+        if let output { outputs.append(output) }
+    }
+
+    /// Adds the output `make` returns (nothing for `nil`).
+    /// - Throws: what `make` throws, after closing the source and running `stop`.
+    public func add(_ make: () throws -> (any RunOutput)?) async throws {
+        do {
+            add(try make())
+        } catch {
+            await abandon()
+            throw error
+        }
+    }
+
+    /// Records every raw sample to the trace file at `path` (a ``NearbyRuntime/TraceRecorder``;
+    /// write problems show on the screen as `warning: --record: ...`). Nothing for `nil`.
+    /// - Parameter label: how the messages name the file (the flag).
+    /// - Throws: ``TerminalExit/failure`` when the file cannot be created, after saying
+    ///   `error: --record: ...` on standard error, closing the source and running `stop`.
+    public func record(to path: String?, label: String = "--record") async throws(TerminalExit) {
+        guard let path else { return }
+        let screen = screen
+        do {
+            add(try TraceRecorder(path: path, report: { screen.note("warning: \(label): \($0)") }))
+        } catch {
+            Console.error("error: \(label): \(error)")
+            await abandon()
+            throw .failure
+        }
+    }
+
+    /// Gives up before running: closes the source and runs `stop`.
+    public func abandon() async {
+        await source.close()
+        await stop()
+    }
+
+    /// Runs until SIGINT / SIGTERM or until `finished` says the source is done (checked every
+    /// 50 ms), then closes the source, lets the run finish (hooks: waited for, or ended if
+    /// interrupted), runs `stop` and prints `summary:` and its lines on the screen.
+    /// - Parameters:
+    ///   - accessories: whom the events name, known in advance (the others appear as they come).
+    ///   - hooks: the zone-trigger hooks, `nil` for none.
+    ///   - interruption: the word before `; summary:` when a signal ended the run.
+    ///   - startSessions: starts the source's sessions once the run consumes its events
+    ///     (notes go to the run's outputs).
+    ///   - afterClose: runs once the source is closed, before the summary.
+    ///   - finished: `true` once the source is done by itself.
+    /// - Returns: whether a signal ended the run, and the run's summary.
+    public func run(
+        accessories: [AccessoryIdentity], hooks: HookRunner?, interruption: String = "stopped",
+        startSessions: (RangingRun) async -> Void = { _ in }, afterClose: () async -> Void = {},
+        until finished: @escaping @Sendable () async -> Bool
+    ) async -> (interrupted: Bool, summary: RunSummary) {
+        let context = RunContext(accessories: accessories, zones: screen.zones, start: screen.start, wallStart: WallClock.now())
+        let run = RangingRun(context: context, outputs: outputs, hooks: hooks)
+        let source = source
+        let consumer = Task { await run.consume(source.events, droppedUpdates: { source.droppedUpdates }) }
+        await startSessions(run)
+        let interrupted = await waitForSignalOr(finished)
+        await source.close()
+        await afterClose()
+        await consumer.value
+        let summary = await run.finish(interrupted: interrupted)
+        await stop()
+        screen.note((interrupted ? "\(interruption); " : "") + "summary:")
+        for line in summary.lines { screen.note("  " + line) }
+        return (interrupted, summary)
+    }
+}
