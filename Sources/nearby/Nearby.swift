@@ -26,6 +26,9 @@ struct Nearby: AsyncParsableCommand {
         // A file-size limit (`ulimit -f`) makes a write fail with EFBIG instead of killing the
         // process: a capture or a trace that cannot grow is reported, ranging goes on.
         signal(SIGXFSZ, SIG_IGN)
+        // A reader of standard output that goes away is an EPIPE, not a kill: `Console` stops
+        // the run as SIGTERM does (hooks get default dispositions back: swift-subprocess resets them).
+        signal(SIGPIPE, SIG_IGN)
         let (options, command) = HookTriggers.splitCommand(Array(CommandLine.arguments.dropFirst()))
         HookCommandLine.command = command
         do {

@@ -14,6 +14,16 @@ import Testing
         }
     }
 
+    /// `nearby demo --json | head -n 3`: the reader goes away; nearby stops as on SIGTERM (the
+    /// summary on standard error, exit 0), instead of trapping in a write (EPIPE).
+    @Test func aReaderThatGoesAwayStopsTheRunCleanly() async throws {
+        let script = "\"$0\" demo --json --speed 5 --scenario walk-in | head -n 3; echo \"nearby-status=${PIPESTATUS[0]}\" >&2"
+        let run = try await ChildProcess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script, PackagePaths.nearby.path], timeout: .seconds(120))
+        #expect(run.stdout.split(separator: "\n").count == 3, "\(run.stdout)")
+        #expect(run.stderr.contains("nearby-status=0") && run.stderr.contains("interrupted; summary:"), "\(run.stderr)")
+        #expect(!run.stderr.contains("Fatal error") && !run.stderr.contains("Crash"), "\(run.stderr)")
+    }
+
     @Test func jsonHasUpdatesAndZoneEventsForEveryAccessory() async throws {
         // ×5, not faster: `lost` comes after 2 simulated seconds of silence, 0.4 s of real time
         // here, and a loaded 2-core CI machine can stall a process that long.
@@ -60,7 +70,7 @@ import Testing
     }
 
     @Test func plainOutputEndsWithASummary() async throws {
-        let run = try await demo(["--scenario", "stand", "--duration", "3", "--speed", "10", "--zones", "1,2.5", "--filter", "raw"])
+        let run = try await demo(["--scenario", "stand", "--duration", "3", "--speed", "5", "--zones", "1,2.5", "--filter", "raw"])  // ×5 at most: see the JSON test
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("demo: scenario stand"))
         #expect(run.stdout.contains("sim-1: entered mid"), "2 m is between 1 and 2.5 m:\n\(run.stdout)")

@@ -1,15 +1,51 @@
 import Foundation
+import Synchronization
 
 /// Unbuffered lines on standard output and standard error: a reader of a pipe (a test, a log,
 /// another program) sees each line as soon as it is written.
+///
+/// Writes go straight to `write(2)`, never through `FileHandle.write` (which traps on an error).
+/// When the reader of standard output goes away (`nearby range --json | head -3`: EPIPE, with
+/// SIGPIPE ignored by `nearby`), the process is sent SIGTERM once, so a run stops the way Ctrl-C
+/// stops it (sessions stopped on the kit, hooks ended, the summary on standard error), and
+/// further output is dropped. A failed write to standard error is dropped.
 public enum Console {
+    private static let readerGone = Atomic<Bool>(false)
+
     /// Writes `text` and a newline to standard output.
     public static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(text + "\n", to: STDOUT_FILENO)
     }
 
     /// Writes `text` and a newline to standard error.
     public static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        write(text + "\n", to: STDERR_FILENO)
+    }
+
+    /// `true` once a write to standard output found no reader (EPIPE).
+    public static var standardOutputClosed: Bool { readerGone.load(ordering: .relaxed) }
+
+    /// Writes all of `text` to `descriptor` (a short write continues, EINTR retries).
+    /// - Parameter descriptor: `STDOUT_FILENO` or `STDERR_FILENO` (any open descriptor works; only
+    ///   standard output's EPIPE stops the run).
+    public static func write(_ text: String, to descriptor: Int32) {
+        if descriptor == STDOUT_FILENO, standardOutputClosed { return }
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    if descriptor == STDOUT_FILENO, errno == EPIPE, !readerGone.exchange(true, ordering: .relaxed) {
+                        kill(getpid(), SIGTERM)
+                    }
+                    return
+                }
+            }
+        }
     }
 }

@@ -78,12 +78,12 @@ public final class RangeScreen: RunOutput, @unchecked Sendable {
 
     /// Writes `text` (newline included by the caller) to standard output, at once.
     @Sendable public static func standardOutput(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Console.write(text, to: STDOUT_FILENO)
     }
 
     /// Writes `text` (newline included by the caller) to standard error, at once.
     @Sendable public static func standardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Console.write(text, to: STDERR_FILENO)
     }
 
     /// Adds a line for every accessory announced at the start.

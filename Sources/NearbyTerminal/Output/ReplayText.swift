@@ -59,7 +59,7 @@ public final class ReplayText: RunOutput, @unchecked Sendable {
 
     /// Writes a note to standard error.
     public func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        Console.error(text)
     }
 
     /// Prints the summary line.
@@ -72,6 +72,6 @@ public final class ReplayText: RunOutput, @unchecked Sendable {
     }
 
     private func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        Console.out(line)
     }
 }

@@ -76,7 +76,7 @@ public struct StderrLogHandler: LogHandler {
         if !merged.isEmpty {
             line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote("\($0.value)"))" }.joined(separator: " ")
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        Console.error(line)
     }
 
     private static func paint(_ level: Logger.Level, colored: Bool) -> String {

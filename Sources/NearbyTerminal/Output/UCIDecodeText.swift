@@ -23,8 +23,8 @@ extension UCITextDecoder {
         for line in lines {
             switch line {
             case .message(let text): print(text)
-            case .error(let text): FileHandle.standardError.write(Data("error: \(text)\n".utf8))
-            case .warning(let text): FileHandle.standardError.write(Data("warning: \(text)\n".utf8))
+            case .error(let text): Console.error("error: \(text)")
+            case .warning(let text): Console.error("warning: \(text)")
             }
         }
     }

@@ -25,7 +25,7 @@ public enum TerminalMode {
             characters[Int(VTIME)] = 0
         }
         tcsetattr(0, TCSANOW, &raw)
-        FileHandle.standardError.write(Data("\u{1B}[?25l".utf8))  // hide the cursor
+        Console.write("\u{1B}[?25l", to: STDERR_FILENO)  // hide the cursor
     }
 
     /// Restores the saved settings and shows the cursor (nothing if none are saved).
@@ -35,6 +35,6 @@ public enum TerminalMode {
             return saved
         }) else { return }
         tcsetattr(0, TCSANOW, &original)
-        FileHandle.standardError.write(Data("\u{1B}[?25h".utf8))  // show the cursor
+        Console.write("\u{1B}[?25h", to: STDERR_FILENO)  // show the cursor
     }
 }

@@ -80,7 +80,7 @@ public final class TerminalPicker: PickerFrontEnd, @unchecked Sendable {
         }
         var text = previous > 0 ? "\u{1B}[\(previous)F\u{1B}[J" : ""
         text += lines.map { $0 + "\n" }.joined()
-        FileHandle.standardError.write(Data(text.utf8))
+        Console.write(text, to: STDERR_FILENO)
     }
 
     /// Decodes keys: arrows (ESC [ A/B/H/F, ESC [ 1~/4~), j/k, digits, Backspace, Enter, q, Esc.

@@ -72,7 +72,7 @@ public struct TerminalPairingDelegate: PairingDelegate {
     /// Shows `text` on standard error and reads one line from standard input, off Swift's
     /// cooperative threads (reading blocks).
     public static func prompt(_ text: String) async -> String? {
-        FileHandle.standardError.write(Data(text.utf8))
+        Console.write(text, to: STDERR_FILENO)
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: readLine(strippingNewline: true)) }
         }
