@@ -218,7 +218,7 @@ let package = Package(
         .testTarget(
             name: "NearbyWebTests",
             dependencies: [
-                "NearbyTestSupport", "NearbyWeb", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging",
+                "NearbyTestSupport", "NearbyWeb", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging", "NearbyBase",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
