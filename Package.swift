@@ -203,7 +203,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["NearbyTestSupport", "MQTT"], swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyMQTTTests",
-            dependencies: ["NearbyTestSupport", "NearbyMQTT", "MQTT", "NearbyRuntime", "NearbyConfig", "NIProtocol"],
+            dependencies: ["NearbyTestSupport", "NearbyMQTT", "MQTT", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging", "NearbyBase"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyConfigTests", dependencies: ["NearbyTestSupport", "NearbyConfig", "Hooks", "Ranging"],
