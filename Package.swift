@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["NearbyTestSupport", "MQTT"], swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyMQTTTests",
-            dependencies: ["NearbyTestSupport", "NearbyMQTT", "MQTT", "NearbyRuntime", "NearbyConfig", "NIProtocol"],
+            dependencies: ["NearbyTestSupport", "NearbyMQTT", "MQTT", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging", "NearbyBase"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyConfigTests", dependencies: ["NearbyTestSupport", "NearbyConfig", "Hooks", "Ranging"],
@@ -219,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "NearbyWebTests",
             dependencies: [
-                "NearbyTestSupport", "NearbyWeb", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging",
+                "NearbyTestSupport", "NearbyWeb", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging", "NearbyBase",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),

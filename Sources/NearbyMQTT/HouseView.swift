@@ -74,8 +74,26 @@ public struct HouseView: Sendable {
         public var zone: String?
         /// Smoothed distance, metres.
         public var distance: Double?
+        /// The last measured distance, metres (before smoothing).
+        public var rawDistance: Double?
+        /// Rate of change of the distance, m/s (positive = moving away).
+        public var velocity: Double?
         /// Azimuth, degrees.
         public var azimuth: Double?
+        /// Elevation, degrees.
+        public var elevation: Double?
+        /// Confidence of the last update, 0 ... 1.
+        public var confidence: Double?
+        /// NLoS flag of the last usable sample.
+        public var nlos: Bool?
+        /// Usable samples per second.
+        public var updateRate: Double?
+        /// Updates the host has seen.
+        public var updates: Int?
+        /// Zone changes into a zone.
+        public var zoneChanges: Int?
+        /// Recovery tries.
+        public var retries: Int?
         /// Tracking state (`tracking`, `lost`, `waiting`).
         public var tracking: String?
         /// Session state (`ranging`, `retrying`, `stopped`, ...).
@@ -103,6 +121,12 @@ public struct HouseView: Sendable {
     public var accessories: [Accessory] {
         accessoryTable.values.sorted { ($0.host, $0.name, $0.level) < ($1.host, $1.name, $1.level) }
     }
+
+    /// The host named `name` (a topic level), `nil` if nothing was heard from it.
+    public func host(_ name: String) -> Host? { hostTable[name] }
+
+    /// The accessory at `<prefix>/<host>/<level>/...`, `nil` if unknown (or removed).
+    public func accessory(host: String, level: String) -> Accessory? { accessoryTable[host + "/" + level] }
 
     /// Applies one message.
     /// - Returns: what it was, or `nil` for a topic that is not part of the layout.
@@ -136,7 +160,16 @@ public struct HouseView: Sendable {
                     accessory.name = object["name"] as? String ?? accessory.name
                     accessory.zone = object["zone"] as? String
                     accessory.distance = Self.number(object["distance_m"])
+                    accessory.rawDistance = Self.number(object["raw_distance_m"])
+                    accessory.velocity = Self.number(object["velocity_mps"])
                     accessory.azimuth = Self.number(object["azimuth_deg"])
+                    accessory.elevation = Self.number(object["elevation_deg"])
+                    accessory.confidence = Self.number(object["confidence"])
+                    accessory.nlos = object["nlos"] as? Bool
+                    accessory.updateRate = Self.number(object["update_rate_hz"])
+                    accessory.updates = Self.integer(object["updates"])
+                    accessory.zoneChanges = Self.integer(object["zone_changes"])
+                    accessory.retries = Self.integer(object["retries"])
                     accessory.tracking = object["tracking"] as? String
                     accessory.session = object["session"] as? String
                     accessory.time = Self.number(object["time"])
@@ -209,12 +242,16 @@ public struct HouseView: Sendable {
         }
     }
 
-    private static func object(_ payload: [UInt8]) -> [String: Any]? {
+    /// A payload that is a JSON object, parsed; `nil` for anything else.
+    static func object(_ payload: [UInt8]) -> [String: Any]? {
         guard payload.first == UInt8(ascii: "{") else { return nil }
         return (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any]
     }
 
-    private static func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
+    /// A JSON number, `nil` for anything else (`null`, a string).
+    static func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
+
+    private static func integer(_ value: Any?) -> Int? { number(value).flatMap { $0.isFinite ? Int(exactly: $0.rounded()) : nil } }
 
     /// `14:03:27` in local time.
     static func clock(_ unix: Double) -> String {

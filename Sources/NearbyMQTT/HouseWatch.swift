@@ -17,16 +17,22 @@ public final class HouseWatch: Sendable {
     public let client: MQTTClient
     private let topics: MQTTTopics
     private let view: Mutex<HouseView>
+    private let observer: (@Sendable (HouseUpdate, HouseView) -> Void)?
 
     /// Creates the watcher (nothing connects before ``updates()``).
+    /// - Parameter observer: called with every update and the house right after it, in order,
+    ///   before the update is reported (``HouseFeed/observe(_:in:)`` for a web view); must not block.
     /// - Throws: ``MQTT/MQTTError`` for settings that cannot work.
-    public init(setup: MQTTSetup, logger: Logger = Logger(label: "nearby.watch")) throws(MQTTError) {
+    public init(
+        setup: MQTTSetup, logger: Logger = Logger(label: "nearby.watch"), observer: (@Sendable (HouseUpdate, HouseView) -> Void)? = nil
+    ) throws(MQTTError) {
         var configuration = setup.client
         configuration.will = nil
         configuration.birth = nil
         client = try MQTTClient(configuration: configuration, logger: logger)
         topics = setup.topics
         view = Mutex(HouseView(prefix: setup.topics.prefix))
+        self.observer = observer
     }
 
     /// Connects, subscribes and reports every update and connection note until ``stop()``.
@@ -41,7 +47,9 @@ public final class HouseWatch: Sendable {
             for await event in events {
                 switch event {
                 case .message(let message):
-                    if let update = self.view.withLock({ $0.apply(message) }) { continuation.yield(.update(update)) }
+                    guard let applied = self.apply(message) else { continue }
+                    if let house = applied.house { self.observer?(applied.update, house) }
+                    continuation.yield(.update(applied.update))
                 case .connected:
                     lastFailure = nil
                     continuation.yield(.note("watching \(broker) (\(self.topics.everyHost))"))
@@ -58,6 +66,15 @@ public final class HouseWatch: Sendable {
         continuation.onTermination = { _ in task.cancel() }
         client.start()
         return stream
+    }
+
+    /// Applies a message; the house after it only when there is an observer (a copy is cheap,
+    /// but not free).
+    private func apply(_ message: MQTTMessage) -> (update: HouseUpdate, house: HouseView?)? {
+        view.withLock { view in
+            guard let update = view.apply(message) else { return nil }
+            return (update, observer == nil ? nil : view)
+        }
     }
 
     /// The house now.

@@ -7,3 +7,4 @@
 //   "near" binary sensor per accessory, one device per accessory behind the host's device).
 // - ``MQTTSetup``: `[mqtt]` settings, `--mqtt` and the environment into a client configuration.
 // - ``HouseView``: what `nearby watch` shows: every host's accessories, live.
+// - ``HouseFeed``: the house as run statuses and log entries (`nearby watch --web`).

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 public import Logging
+public import NearbyBase
+public import NearbyRuntime
 
 /// The live web view of a run (`--web`): a read-only HTTP server and the ``WebOutput`` that feeds
 /// it. Start it before the run (a bind problem shows before any device is opened), add
@@ -73,6 +75,38 @@ public final class WebView: Sendable {
     /// coalesced, bytes written (for tests and diagnostics).
     public var streamQueues: [(logs: Int, statuses: Int, dropped: Int, coalesced: Int, written: Int)] {
         hub.streams.map(\.counts)
+    }
+
+    // MARK: Sources other than a run
+
+    /// Starts the view's state for a source that is not a ``NearbyRuntime/RangingRun`` (a run
+    /// adds ``output`` instead, which does this): the zones the page draws and the clock `t_s`
+    /// counts from (`context.start` on the clock of the times given to ``publish(status:rawAzimuth:rawElevation:)``
+    /// and ``publish(log:at:)``). Call before publishing.
+    public func begin(_ context: RunContext) {
+        hub.started(context)
+    }
+
+    /// Publishes an accessory's status (for a source that is not a run): kept for `/api/state`
+    /// and sent to every stream as a `status` event (coalesced per accessory for a slow viewer).
+    /// An accessory not seen before is added after the others. Never blocks.
+    /// - Parameters:
+    ///   - status: the status; its `lastUpdate` is on the clock of ``begin(_:)``'s context.
+    ///   - rawAzimuth: measured azimuth of the last usable sample, degrees (`nil`: unknown).
+    ///   - rawElevation: measured elevation of the last usable sample, degrees (`nil`: unknown).
+    public func publish(status: AccessoryStatus, rawAzimuth: Double? = nil, rawElevation: Double? = nil) {
+        hub.publish(WebStatus(status: status, rawAzimuth: rawAzimuth, rawElevation: rawElevation, context: hub.context))
+    }
+
+    /// Publishes an event for the page's log (for a source that is not a run): kept (the last
+    /// ``WebSettings/historyLimit``) and sent to every stream as a `log` event. The object should
+    /// have `t_s`, `event`, `accessory` and `name` like ``NearbyRuntime/RunJSON``'s (the page
+    /// shows `message` for an event it does not know). Never blocks.
+    /// - Parameters:
+    ///   - object: the event.
+    ///   - time: its time on the clock of ``begin(_:)``'s context (`nil`: unknown).
+    public func publish(log object: JSONObject, at time: Double?) {
+        hub.publish(log: object, at: time)
     }
 
     /// Stops serving: closes the streams and every connection.

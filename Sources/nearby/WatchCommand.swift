@@ -3,7 +3,10 @@ import Foundation
 import MQTT
 import NearbyConfig
 import NearbyMQTT
+import NearbyRuntime
 import NearbyTerminal
+import NearbyWeb
+import Ranging
 
 /// `nearby watch [URL]`: the house view: every host's accessories, live, from the broker.
 struct WatchCommand: AsyncParsableCommand {
@@ -15,9 +18,12 @@ struct WatchCommand: AsyncParsableCommand {
             (nearby range/demo/replay --mqtt) with its accessories: zone, distance, direction, tracking, \
             session, last event. On a terminal the table is redrawn in place; piped, one line per event and \
             the table at the end. --json prints one object per message (host, accessory, kind, topic, \
-            retained, payload). Ctrl-C stops. User, password and TLS files come from [mqtt].
+            retained, payload). --web serves the live web view of the house: one dot per host and \
+            accessory (hall/sim-1), the zones of [zones], the events in its log. Ctrl-C stops. User, \
+            password and TLS files come from [mqtt].
 
-            Example: nearby watch mqtt://homeassistant.local --json
+            Examples: nearby watch mqtt://homeassistant.local --json
+                      nearby watch mqtt://homeassistant.local --web 8080
             """)
 
     @Argument(help: ArgumentHelp("The broker: mqtt://[user@]host[:port] or mqtts://... (default: [mqtt] url).", valueName: "url"))
@@ -30,6 +36,8 @@ struct WatchCommand: AsyncParsableCommand {
     var prefix: String?
 
     @OptionGroup var config: ConfigOptions
+
+    @OptionGroup var web: WebOptions
 
     func validate() throws {
         if let url { _ = try Self.parse(url) }
@@ -47,7 +55,8 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var settings = try config.load().configuration.mqtt
+        let configuration = try config.load().configuration
+        var settings = configuration.mqtt
         if let prefix { settings.topicPrefix = prefix }
         let setup: MQTTSetup?
         do {
@@ -56,20 +65,40 @@ struct WatchCommand: AsyncParsableCommand {
             throw ValidationError("mqtt: \(error)")
         }
         guard let setup else { throw ValidationError("name the broker (nearby watch mqtt://HOST) or set [mqtt] url in the configuration file") }
+        var zones = ZoneMap.standard
+        if web.listen != nil {
+            do {
+                zones = try configuration.zoneMap()
+            } catch {
+                throw ValidationError("configuration file, [zones]: \(error)")
+            }
+        }
+        let view = try await web.start(source: "watch", configuration: configuration)
+        let feed = view.map { view in
+            HouseFeed(zones: zones, status: { view.publish(status: $0) }, log: { view.publish(log: $0, at: $1) })
+        }
+        if let view, let feed { view.begin(feed.context) }
+        var observer: (@Sendable (HouseUpdate, HouseView) -> Void)?
+        if let feed { observer = { update, house in feed.observe(update, in: house) } }
         let watch: HouseWatch
         do {
-            watch = try HouseWatch(setup: setup)
+            watch = try HouseWatch(setup: setup, observer: observer)
         } catch {
+            await view?.stop()
             throw ValidationError("mqtt: \(error)")
         }
-        let title = "nearby watch \(setup.client.broker) (\(setup.topics.everyHost)); Ctrl-C stops"
+        let address = view.map { "; " + $0.announcement } ?? ""
+        let title = "nearby watch \(setup.client.broker) (\(setup.topics.everyHost))\(address); Ctrl-C stops"
+        let mode = HouseWatchScreen.Mode.current(json: json, title: title)
+        if let view, mode != .live(title: title) { (json ? RangeScreen.standardError : RangeScreen.standardOutput)(view.announcement + "\n") }
         let screen = HouseWatchScreen(
-            mode: .current(json: json, title: title), write: RangeScreen.standardOutput, note: RangeScreen.standardError)
+            mode: mode, write: RangeScreen.standardOutput, note: RangeScreen.standardError)
         let printer = Task { await screen.show(watch) }
         _ = await waitForSignalOr { false }
         await watch.stop()
         printer.cancel()
         _ = await printer.value
+        await view?.stop()
         if !json { RangeScreen.standardOutput(watch.house.table().joined(separator: "\n") + "\n") }
     }
 }

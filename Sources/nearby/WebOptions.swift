@@ -4,9 +4,9 @@ import NearbyConfig
 import NearbyTerminal
 import NearbyWeb
 
-/// `--web [ADDRESS:]PORT` and `--web-token`: the live web view of `range`, `demo` and `replay`
-/// (specs/web.md). The token comes from `--web-token`, else `NEARBY_WEB_TOKEN`, else the
-/// configuration file's `[web] token`.
+/// `--web [ADDRESS:]PORT` and `--web-token`: the live web view of `range`, `demo`, `replay`,
+/// `accessory` and `watch` (specs/web.md). The token comes from `--web-token`, else
+/// `NEARBY_WEB_TOKEN`, else the configuration file's `[web] token`.
 struct WebOptions: ParsableArguments {
     @Option(
         name: .customLong("web"),
@@ -42,7 +42,7 @@ struct WebOptions: ParsableArguments {
 
     /// Starts the view if `--web` was given (before any device opens, so a bind problem shows first).
     /// - Parameters:
-    ///   - source: the command (`range`, `demo`, `replay`).
+    ///   - source: the command (`range`, `demo`, `replay`, `accessory`, `watch`).
     ///   - configuration: the effective configuration (its `[web] token`).
     /// - Throws: `ValidationError` for a missing or bad token, `ExitCode` 69 when the address
     ///   cannot be bound (after saying why).

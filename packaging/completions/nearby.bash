@@ -1043,7 +1043,7 @@ _nearby_watch() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--prefix --config)
+    non_repeating_options=(--prefix --config --web --web-token)
     __nearby_offer_flags_options 1
 
     # Offer option value completions
@@ -1052,6 +1052,12 @@ _nearby_watch() {
         return
         ;;
     '--config')
+        return
+        ;;
+    '--web')
+        return
+        ;;
+    '--web-token')
         return
         ;;
     esac

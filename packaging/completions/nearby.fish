@@ -73,7 +73,7 @@ function __nearby_parse_tokens -S
                 __nearby_parse_subcommand 0 'listen=' 'scenario=' 'seed=' 'noise=' 'uci-version=' 'max-sessions=' 'channels=' 'peer=+' 'auto-peers' 'speed=' 'response-delay-ms=' 'packet-payload=' 'no-reset-required' 'verbose' 'trace' 'version' 'h/help'
             end
         case 'watch'
-            __nearby_parse_subcommand 1 'json' 'prefix=' 'config=' 'version' 'h/help'
+            __nearby_parse_subcommand 1 'json' 'prefix=' 'config=' 'web=' 'web-token=' 'version' 'h/help'
         case 'config'
             __nearby_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -447,6 +447,8 @@ complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options 
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby watch" json' -l 'json' -d 'Print one JSON object per message (NDJSON).'
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby watch" prefix' -l 'prefix' -d 'The topic prefix (default: [mqtt] topic_prefix, else nearby).' -rfka ''
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby watch" config' -l 'config' -d 'Configuration file (default: $XDG_CONFIG_HOME/nearby/config.toml or ~/.config/nearby/config.toml, if present).' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby watch" web' -l 'web' -d 'Serve a live web view (radar, status, events) on [ADDRESS:]PORT; PORT alone listens on 127.0.0.1 only, port 0 takes a free one.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby watch" web-token' -l 'web-token' -d 'The token the web view\'s address must carry (?token=...); needed for an address other than loopback (default: NEARBY_WEB_TOKEN, else [web] token).' -rfka ''
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby watch" version' -l 'version' -d 'Show the version.'
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby watch" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby config" version' -l 'version' -d 'Show the version.'
