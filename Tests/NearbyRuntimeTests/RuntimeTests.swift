@@ -131,3 +131,29 @@ struct RuntimeTests {
             == #"{"t_s":3,"event":"summary","accessory":null,"name":null,"duration_s":3,"dropped_updates":7,"hook_runs":0,"hook_failures":0,"hook_events_dropped":0,"interrupted":false}"#)
     }
 }
+
+/// Samples that arrive after their UWB session stopped (a retry's old session still sending)
+/// are discarded by the session and counted: the count reaches the status, the summary line,
+/// the JSON summary and the `dropped` event (queue `stopped-session`), so a soak can account
+/// for every measurement the kit sent.
+@Suite struct DiscardedSampleTests {
+    @Test func samplesOfAStoppedSessionAreCountedUpToTheSummary() async throws {
+        let keys = AccessoryIdentity(id: "k", displayName: "Keys")
+        let context = RunContext(accessories: [keys], zones: .standard, start: 0, wallStart: 1_735_689_600)
+        let collector = CollectingOutput()
+        let run = RangingRun(context: context, outputs: [collector])
+        run.handle(NearbySessionEvent(accessory: keys, time: 1, kind: .dropped(DropReport(queue: .stoppedSession, count: 5, total: 5))))
+        run.handle(NearbySessionEvent(accessory: keys, time: 2, kind: .dropped(DropReport(queue: .sessionInbox, count: 2, total: 2))))
+        run.handle(NearbySessionEvent(accessory: keys, time: 3, kind: .dropped(DropReport(queue: .stoppedSession, count: 3, total: 8))))
+        let summary = await run.finish(interrupted: false)
+        let status = try #require(summary.accessories.first)
+        #expect(status.discardedSamples == 8 && status.droppedSamples == 2)
+        #expect(status.summaryLine.contains("2 samples dropped, 8 samples of a stopped session discarded"), "\(status.summaryLine)")
+        let object = try #require(RunJSON.objects(for: summary, context: context).first?.text)
+        #expect(object.contains("\"dropped_samples\":2") && object.contains("\"discarded_samples\":8"), "\(object)")
+        let event = NearbySessionEvent(accessory: keys, time: 3, kind: .dropped(DropReport(queue: .stoppedSession, count: 3, total: 8)))
+        let line = try #require(RunJSON.objects(for: event, context: context).first?.text)
+        #expect(line.contains("\"queue\":\"stopped-session\"") && line.contains("\"count\":3") && line.contains("\"total\":8"), "\(line)")
+        #expect(DropReport(queue: .stoppedSession, count: 1, total: 4).description == "1 range sample of a stopped UWB session discarded (4 in all)")
+    }
+}

@@ -263,15 +263,18 @@ def main() -> int:
     accessory_summaries = [s for s in counter.summaries if s.get('accessory')]
     run_summary = next((s for s in counter.summaries if not s.get('accessory')), {})
     dropped_samples = sum(s.get('dropped_samples', 0) for s in accessory_summaries)
+    # Samples of a UWB session that had stopped (a retry's old session): discarded and counted.
+    discarded_samples = sum(s.get('discarded_samples', 0) for s in accessory_summaries)
     dropped_updates = run_summary.get('dropped_updates', 0)
     summary_updates = sum(s.get('updates', 0) for s in accessory_summaries)
     report['counts'] = {
         'kit_session_info_ntf': kit.get('kit_session_info_ntf'), 'kit_measurements': kit.get('kit_measurements'),
         'updates_received': updates, 'updates_in_summary': summary_updates, 'per_accessory': counter.updates,
-        'dropped_samples': dropped_samples, 'dropped_updates': dropped_updates,
+        'dropped_samples': dropped_samples, 'discarded_samples': discarded_samples, 'dropped_updates': dropped_updates,
         'host_unrouted_measurements': kit.get('host_unrouted_measurements'),
         'unaccounted': None if not kit else
-            kit['kit_measurements'] - updates - dropped_samples - dropped_updates - kit.get('host_unrouted_measurements', 0),
+            kit['kit_measurements'] - updates - dropped_samples - discarded_samples - dropped_updates
+            - kit.get('host_unrouted_measurements', 0),
         'events': counter.events, 'hooks': counter.hooks, 'hook_runs_in_summary': run_summary.get('hook_runs'),
         'hook_events_dropped': run_summary.get('hook_events_dropped'), 'errors': counter.errors,
     }

@@ -98,13 +98,17 @@ extension AccessorySession {
                 linkUp = true
             }
         case .sample(let sample, let generation):
-            guard generation == uwbGeneration, state == .ranging else { return }
+            guard generation == uwbGeneration, state == .ranging else {
+                staleSamples += 1
+                return
+            }
             try recoverIfLost(process(sample))
         case .uwb(let event, let generation):
             guard generation == uwbGeneration else { return }
             try handle(event)
         case .tick(let now):
             reportDrops()
+            reportStale()
             guard state == .ranging else { return }
             let events = pipeline.tick(now: scaled(now))
             for event in events {
@@ -189,5 +193,15 @@ extension AccessorySession {
         reportedDrops = dropped
         logger.warning("\(new) range sample(s) dropped (\(dropped) in all): the session falls behind the dev kit")
         emit(.dropped(DropReport(queue: .sessionInbox, count: new, total: dropped)))
+    }
+
+    /// Reports samples discarded since the last report because their UWB session had stopped
+    /// (checked every tick; a retry's old session keeps sending until it is closed).
+    private func reportStale() {
+        guard staleSamples > reportedStale else { return }
+        let new = staleSamples - reportedStale
+        reportedStale = staleSamples
+        logger.info("\(new) range sample(s) of a stopped UWB session discarded (\(staleSamples) in all)")
+        emit(.dropped(DropReport(queue: .stoppedSession, count: new, total: staleSamples)))
     }
 }

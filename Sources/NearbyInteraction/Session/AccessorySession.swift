@@ -79,6 +79,10 @@ public actor AccessorySession {
     let mailbox: Mailbox<SessionInput>
     /// Samples dropped so far that were already reported (``NearbySessionEvent/Kind/dropped(_:)``).
     var reportedDrops = 0
+    /// Range samples that arrived after their UWB session stopped (a retry, a stop) or while
+    /// the session was not ranging: discarded, counted, reported with the drops.
+    var staleSamples = 0
+    var reportedStale = 0
     var planner: SessionPlanner
     var pipeline: RangingPipeline<ConfiguredFilter>
     let epoch = MonotonicTime.seconds()

@@ -8,6 +8,9 @@ public struct DropReport: Sendable, Hashable, CustomStringConvertible {
         case sessionInbox = "session-inbox"
         /// The output queue (updates waiting for the printer, hooks, recorder).
         case output
+        /// Range samples that arrived after their UWB session stopped (a retry, a stop):
+        /// discarded by the session, not a queue that overflowed.
+        case stoppedSession = "stopped-session"
     }
 
     /// The queue.
@@ -26,6 +29,9 @@ public struct DropReport: Sendable, Hashable, CustomStringConvertible {
 
     /// `12 range samples dropped from the session inbox (40 in all)`.
     public var description: String {
+        if queue == .stoppedSession {
+            return "\(count) range sample\(count == 1 ? "" : "s") of a stopped UWB session discarded (\(total) in all)"
+        }
         let what = queue == .sessionInbox ? "range sample" : "update"
         let from = queue == .sessionInbox ? "the session inbox" : "the output queue"
         return "\(count) \(what)\(count == 1 ? "" : "s") dropped from \(from) (\(total) in all): the consumer falls behind"

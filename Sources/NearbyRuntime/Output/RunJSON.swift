@@ -109,7 +109,7 @@ public enum RunJSON {
     }
 
     /// The `summary` objects: one per accessory (`updates`, `measured`, `zone_changes`,
-    /// `retries`, `last_distance_m`, `state`, `dropped_samples`), then one for the run
+    /// `retries`, `last_distance_m`, `state`, `dropped_samples`, `discarded_samples`), then one for the run
     /// (`accessory` `null`: `duration_s`, `dropped_updates`, `hook_runs`, `hook_failures`,
     /// `hook_events_dropped`, `interrupted`).
     public static func objects(for summary: RunSummary, context: RunContext) -> [JSONObject] {
@@ -120,7 +120,7 @@ public enum RunJSON {
                 ("updates", .integer(status.updates)), ("measured", .integer(status.measured)),
                 ("zone_changes", .integer(status.zoneChanges)), ("retries", .integer(status.retries)),
                 ("last_distance_m", .number(status.lastDistance, decimals: 3)), ("state", .string(status.sessionState)),
-                ("dropped_samples", .integer(status.droppedSamples)),
+                ("dropped_samples", .integer(status.droppedSamples)), ("discarded_samples", .integer(status.discardedSamples)),
             ])
             return object
         }

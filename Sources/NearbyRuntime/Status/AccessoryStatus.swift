@@ -59,6 +59,8 @@ public struct AccessoryStatus: Sendable, Hashable {
     public var lastError: String?
     /// Range samples the session dropped because it fell behind.
     public var droppedSamples = 0
+    /// Range samples discarded because their UWB session had stopped (a retry), in all.
+    public var discardedSamples = 0
 
     private var meanInterval: Double?
     private var lastUsableTime: Double?
@@ -85,6 +87,8 @@ public struct AccessoryStatus: Sendable, Hashable {
             lastError = error.description
         case .dropped(let report) where report.queue == .sessionInbox:
             droppedSamples = report.total
+        case .dropped(let report) where report.queue == .stoppedSession:
+            discardedSamples = report.total
         default:
             break
         }
@@ -149,6 +153,7 @@ public struct AccessoryStatus: Sendable, Hashable {
         line += lastDistance.map { "last \(DecimalText.fixed($0, 2)) m, " } ?? ""
         line += sessionDetail
         if droppedSamples > 0 { line += ", \(droppedSamples) samples dropped" }
+        if discardedSamples > 0 { line += ", \(discardedSamples) samples of a stopped session discarded" }
         if let latency { line += "; 0x01 -> 0x0B: \(latency)" }
         return line
     }
