@@ -368,6 +368,12 @@ public actor SecurityManager {
     }
 
     private func perform(_ actions: [PairingSession.Action]) async {
+        // The key the central will ask for first: it starts encryption as soon as it has this
+        // host's last PDU (DHKey Check, or Pairing Random for legacy pairing), and its LE Long
+        // Term Key Request can reach this actor while it is suspended sending that PDU. Kept
+        // before anything is sent, or the request found no key and the link failed with
+        // PIN or Key Missing (0x06) on a busy machine.
+        for case .provideKey(let key) in actions { pendingKey = key }
         for action in actions {
             switch action {
             case .send(let pdu):
@@ -400,8 +406,8 @@ public actor SecurityManager {
                 if status != .success {
                     await encryptionChanged(status: status, enabled: false)
                 }
-            case .provideKey(let key):
-                pendingKey = key
+            case .provideKey:
+                break  // kept above, before the sends
             case .completed(let newBond, let method):
                 timeoutTask?.cancel()
                 pairedAt = .now
