@@ -75,9 +75,14 @@ public final class UWBRangeRun: Sendable {
     ) async -> UWBRangeResult {
         let session = self.session
         let id = sessionID
+        // Stopped before the run began (a signal while the session was starting): not one
+        // sample is delivered, even one the kit sent already.
+        let stoppedBefore = state.withLock { $0.reason != nil }
         let reading = Task { () -> Int in
             var delivered = 0
+            if stoppedBefore { return delivered }
             for await item in session.samples {
+                if Task.isCancelled { break }
                 sample(item)
                 delivered += 1
                 if let count, delivered >= count { break }
