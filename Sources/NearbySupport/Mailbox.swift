@@ -107,6 +107,16 @@ public final class Mailbox<Element: Sendable>: Sendable {
         waiter?.resume(returning: nil)
     }
 
+    /// Takes every element that waits now, in posting order, without waiting (a receiver that
+    /// stops early accounts for what it will never read).
+    public func takeAll() -> [Element] {
+        state.withLock { state in
+            var taken: [Element] = []
+            while let element = state.takeFirst() { taken.append(element) }
+            return taken
+        }
+    }
+
     /// How many droppable elements were dropped so far.
     public var droppedCount: Int { state.withLock { $0.dropped } }
 

@@ -126,6 +126,19 @@ import Testing
 
 /// The bounded mailbox: overload costs counted elements, never memory; order is kept.
 @Suite struct MailboxTests {
+    @Test func takeAllEmptiesTheMailboxInPostingOrderWithoutWaiting() async {
+        let mailbox = Mailbox<Int>(capacity: 4)
+        #expect(mailbox.takeAll().isEmpty)
+        mailbox.post(1, droppable: true)
+        mailbox.post(2)
+        mailbox.post(3, droppable: true)
+        #expect(mailbox.takeAll() == [1, 2, 3])
+        #expect(mailbox.count == 0 && mailbox.takeAll().isEmpty)
+        mailbox.post(4)
+        mailbox.finish()
+        #expect(await mailbox.receive() == 4)
+    }
+
     @Test func overloadDropsTheOldestDroppableElementsAndCountsThemExactly() async {
         let mailbox = Mailbox<Int>(capacity: 64)
         for value in 0..<10_000 { mailbox.post(value, droppable: true) }

@@ -46,9 +46,10 @@ public final class ChildProcess: @unchecked Sendable {
     /// `true` while the process runs.
     public var isRunning: Bool { process.isRunning }
 
-    /// Waits until stdout or stderr contains `text`.
+    /// Waits until stdout or stderr contains `text`. The default timeout only bounds a failure
+    /// (a loaded machine once stalled every process for about 20 s at the start of a run).
     /// - Throws: if the process exits first or `timeout` passes; the message holds its output.
-    public func waitForOutput(_ text: String, timeout: Duration = .seconds(20)) async throws {
+    public func waitForOutput(_ text: String, timeout: Duration = .seconds(60)) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {

@@ -47,7 +47,7 @@ public final class MQTTRecorder: Sendable {
     public func messages(on topic: String) -> [MQTTMessage] { messages.filter { $0.topic == topic } }
 
     /// Waits until `condition` holds, at most `timeout`; the error lists what arrived.
-    public func wait(_ what: String, timeout: Duration = .seconds(20), until condition: (MQTTRecorder) -> Bool) async throws {
+    public func wait(_ what: String, timeout: Duration = .seconds(60), until condition: (MQTTRecorder) -> Bool) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
@@ -59,7 +59,7 @@ public final class MQTTRecorder: Sendable {
     }
 
     /// Waits until connected.
-    public func connected(timeout: Duration = .seconds(20)) async throws {
+    public func connected(timeout: Duration = .seconds(60)) async throws {
         guard await client.waitUntilConnected(timeout: timeout) else {
             throw ChildProcessError("did not connect; events: \(events)")
         }

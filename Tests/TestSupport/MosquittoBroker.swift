@@ -88,7 +88,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         let unblock = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); os.execv(sys.argv[1], sys.argv[1:])"
         let child = try ChildProcess(try PackagePaths.systemPython(), ["-c", unblock, Self.executable.path, "-c", configFile.path])
         process = child
-        try await child.waitForOutput("running", timeout: .seconds(20))
+        try await child.waitForOutput("running", timeout: .seconds(60))
     }
 
     /// Stops it cleanly (SIGTERM: it saves its persistence file) and waits for the exit.

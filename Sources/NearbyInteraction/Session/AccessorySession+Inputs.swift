@@ -186,7 +186,7 @@ extension AccessorySession {
     }
 
     /// Reports samples dropped from the inbox since the last report (checked every tick).
-    private func reportDrops() {
+    func reportDrops() {
         let dropped = mailbox.droppedCount
         guard dropped > reportedDrops else { return }
         let new = dropped - reportedDrops
@@ -197,7 +197,7 @@ extension AccessorySession {
 
     /// Reports samples discarded since the last report because their UWB session had stopped
     /// (checked every tick; a retry's old session keeps sending until it is closed).
-    private func reportStale() {
+    func reportStale() {
         guard staleSamples > reportedStale else { return }
         let new = staleSamples - reportedStale
         reportedStale = staleSamples

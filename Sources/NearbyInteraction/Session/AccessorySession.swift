@@ -206,6 +206,13 @@ public actor AccessorySession {
         for pump in uwbPumps { pump.cancel() }
         pumps = []
         uwbPumps = []
+        // Samples still waiting when the session ends are never read: counted as discarded,
+        // and the last counts reported before the final state.
+        for input in mailbox.takeAll() {
+            if case .sample = input { staleSamples += 1 }
+        }
+        reportDrops()
+        reportStale()
         setState(final)
         if ownsOutput { output.finish() }
     }
