@@ -41,9 +41,25 @@ TICKS = os.sysconf('SC_CLK_TCK')
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
+    """A port below the kernel's ephemeral range that a listener can bind now.
+
+    bind(0) would give an ephemeral port, which any outgoing connection may take as its source
+    port before the simulator binds it."""
+    try:
+        with open('/proc/sys/net/ipv4/ip_local_port_range') as f:
+            low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    import random
+    for _ in range(200):
+        port = random.randrange(max(1025, low - 12000), max(1026, low))
+        with socket.socket() as s:
+            try:
+                s.bind(('127.0.0.1', port))
+            except OSError:
+                continue
+            return port
+    raise SystemExit('soak: no free TCP port below the ephemeral range')
 
 
 def proc_rss_kb(pid: int) -> int | None:

@@ -181,22 +181,45 @@ public struct ChildProcessError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// A TCP port that was free a moment ago on 127.0.0.1.
+/// A TCP port that is free on 127.0.0.1 and was handed to no other caller in this process.
+///
+/// The port comes from below the kernel's ephemeral range (`ip_local_port_range`), not from
+/// `bind(0)`: a port the kernel hands out for `bind(0)` is an ephemeral port, and between this
+/// call and the child's own `bind` any outgoing connection on the machine may take it as its
+/// source port (CI once saw a Bumble peer fail with EADDRINUSE that way). Ports below the range
+/// are taken only by listeners, and this process never hands the same one out twice.
 public func freeTCPPort() throws -> Int {
+    let low = ephemeralPortRangeStart()
+    let range = max(1025, low - 12_000)..<max(1026, low)
+    for _ in 0..<200 {
+        let port = Int.random(in: range)
+        let fresh = handedOutPorts.withLock { $0.insert(port).inserted }
+        if fresh, portIsFree(port) { return port }
+    }
+    throw ChildProcessError("no free TCP port in \(range) on 127.0.0.1 after 200 tries")
+}
+
+private let handedOutPorts = Mutex<Set<Int>>([])
+
+/// The first port of the kernel's ephemeral range (32768 when it cannot be read).
+private func ephemeralPortRangeStart() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
+          let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first,
+          let value = Int(first) else { return 32768 }
+    return value
+}
+
+/// Whether a listener could bind `port` on 127.0.0.1 now.
+private func portIsFree(_ port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw ChildProcessError("socket() failed") }
+    guard fd >= 0 else { return false }
     defer { close(fd) }
     var addr = sockaddr_in()
     addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_port = 0
+    addr.sin_port = in_port_t(UInt16(port).bigEndian)
     addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard bound == 0 else { throw ChildProcessError("bind() failed") }
-    _ = withUnsafeMutablePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-    }
-    return Int(UInt16(bigEndian: addr.sin_port))
+    return bound == 0
 }
