@@ -117,7 +117,7 @@ struct DemoCommand: AsyncParsableCommand {
             await web?.stop()
             throw ExitCode(1)
         }
-        let session = TerminalRun(source: demo, json: configuration.output.json ?? false, zones: settings.zones, stop: { await web?.stop() })
+        let session = TerminalRun(source: demo, json: configuration.output.json ?? false, zones: settings.zones, timeScale: speed, stop: { await web?.stop() })
         let screen = session.screen
         let length = duration ?? demo.duration
         screen.note(scenario.demoAnnouncement(hostIsAccessory: role == "accessory", count: accessories, length: length, speed: speed))

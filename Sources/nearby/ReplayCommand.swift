@@ -92,7 +92,10 @@ struct ReplayCommand: AsyncParsableCommand {
         let web = try await webOptions.start(source: "replay", configuration: configuration)
         if let web { Console.error(web.announcement) }
         let identity = TraceReplay.identity(path: trace, id: accessoryID, name: accessory)
-        let context = RunContext(accessories: [identity], zones: settings.zones, start: 0, wallStart: WallClock.now())
+        // Paced replays stamp events with the real time they are replayed at; `--speed 0` maps
+        // the trace's seconds onto the wall clock one to one from the start.
+        let context = RunContext(accessories: [identity], zones: settings.zones, start: 0, wallStart: WallClock.now(),
+                                 timeScale: speed > 0 ? speed : 1)
         var outputs = [output] + (web.map { [$0.output] } ?? [])
         if let mqtt = try mqttOptions.publisher(
             configuration, configPath: configOptions.path, role: .replay, notes: { RangeScreen.standardError($0 + "\n") })

@@ -119,6 +119,39 @@ struct RuntimeTests {
         #expect(collector.statuses.last?.tracking == .lost)
     }
 
+    /// `nearby demo --speed 10`: the scene's clock runs ten times faster than the wall clock.
+    /// Hooks (and MQTT) get the real wall-clock time of an event, never a time in the future;
+    /// `t_s` stays in the scene's seconds.
+    @Test func aFasterSimulationStampsHooksWithTheRealWallClock() async throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-runtime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let log = scratch.appendingPathComponent("hooks.log").path
+        var configuration = NearbyConfiguration()
+        configuration.filter = FilterSettings(spec: FilterSpec(.raw))
+        configuration.hooks = [
+            try HookDefinition(on: .enter, run: ["/bin/sh", "-c", "echo \"$NEARBY_ZONE $NEARBY_TIMESTAMP\" >> \"$1\"", "sh", log]),
+        ]
+        let settings = try RunSettings(configuration: configuration, timeScale: 10)
+        let keys = AccessoryIdentity(id: "k", displayName: "Keys")
+        let context = RunContext(accessories: [keys], zones: settings.zones, start: 1000, wallStart: 1_735_689_600, timeScale: 10)
+        #expect(context.wallClock(1010) == 1_735_689_601 && context.eventTime(wallClock: 1_735_689_601) == 1010)
+        #expect(context.elapsed(1010) == 10)
+        #expect(RunContext(accessories: [], zones: .standard, start: 0, wallStart: 0, timeScale: 0).timeScale == 1)
+        let run = RangingRun(context: context, outputs: [], hooks: settings.hookRunner())
+        var pipeline = settings.makePipeline()
+        for (t, d) in [(1000.0, 4.0), (1000.5, 2.0), (1001.0, 2.0), (1001.5, 2.0)] {
+            let update = pipeline.process(RangeSample(timestamp: t, distance: d))
+            run.handle(NearbySessionEvent(accessory: keys, time: t, kind: .update(update)))
+            await run.hooks?.waitUntilIdle()
+        }
+        _ = await run.finish(interrupted: false)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        // far at the start; mid 1 scene second later (0.5 s dwell after 1000.5), which is 0.1 s
+        // on the wall clock.
+        #expect(lines == ["far 2025-01-01T00:00:00.000Z", "mid 2025-01-01T00:00:00.100Z"])
+    }
+
     @Test func jsonObjectsOfAZoneChangeAndOfTheSummary() {
         let context = RunContext(accessories: [], zones: .standard, start: 10, wallStart: 0)
         let change = RangingEvent.zoneChanged(from: ZoneRef(index: 1, name: "mid"), to: ZoneRef(index: 0, name: "near"), at: 12.5)

@@ -15,27 +15,40 @@ public struct RunContext: Sendable {
     public var start: Double
     /// The wall clock at ``start``, seconds since the Unix epoch (UTC).
     public var wallStart: Double
+    /// Seconds on the events' clock per real second: 1 for live runs and replays, the speed of
+    /// a simulation (`nearby demo --speed 10`: the scene's clock runs ten times faster than
+    /// the wall clock, so ten event seconds are one wall-clock second).
+    public var timeScale: Double
 
     /// Creates a context.
-    public init(accessories: [AccessoryIdentity], zones: ZoneMap, start: Double, wallStart: Double) {
+    /// - Parameter timeScale: event seconds per real second (> 0; anything else counts as 1).
+    public init(accessories: [AccessoryIdentity], zones: ZoneMap, start: Double, wallStart: Double, timeScale: Double = 1) {
         self.accessories = accessories
         self.zones = zones
         self.start = start
         self.wallStart = wallStart
+        self.timeScale = timeScale > 0 && timeScale.isFinite ? timeScale : 1
     }
 
     /// A context starting now: the events' clock is ``UWBDevice/MonotonicTime`` (live and
     /// simulated runs), the wall clock is the system's.
-    public init(accessories: [AccessoryIdentity], zones: ZoneMap) {
-        self.init(accessories: accessories, zones: zones, start: MonotonicTime.seconds(), wallStart: WallClock.now())
+    /// - Parameter timeScale: event seconds per real second (a simulation's speed).
+    public init(accessories: [AccessoryIdentity], zones: ZoneMap, timeScale: Double = 1) {
+        self.init(accessories: accessories, zones: zones, start: MonotonicTime.seconds(), wallStart: WallClock.now(), timeScale: timeScale)
     }
 
     /// Seconds since the start of the run for an event time (never negative).
     public func elapsed(_ time: Double) -> Double { max(0, time - start) }
 
     /// The wall-clock time (seconds since the Unix epoch) of an event time: what hooks see in
-    /// `NEARBY_TIMESTAMP`, the event's own time rather than when it was handled.
-    public func wallClock(_ time: Double) -> Double { wallStart + (time - start) }
+    /// `NEARBY_TIMESTAMP`, the event's own time rather than when it was handled. In a faster
+    /// simulation it is when the event really happened (event seconds divided by
+    /// ``timeScale``), so it never runs ahead of the system clock; ``elapsed(_:)`` stays in the
+    /// scene's seconds.
+    public func wallClock(_ time: Double) -> Double { wallStart + (time - start) / timeScale }
+
+    /// The event time of a wall-clock time (the inverse of ``wallClock(_:)``).
+    public func eventTime(wallClock wall: Double) -> Double { start + (wall - wallStart) * timeScale }
 }
 
 /// Where a run's events go: the screen, JSON lines, a trace file, MQTT, a web view.

@@ -1,5 +1,5 @@
 public import Hooks
-public import NIProtocol
+import NIProtocol
 public import NearbyInteraction
 import Synchronization
 import Ranging
@@ -59,7 +59,7 @@ public final class RangingRun: Sendable {
     }
 
     private func report(_ outcome: HookOutcome) {
-        let time = context.start + (outcome.event.timestamp - context.wallStart)
+        let time = context.eventTime(wallClock: outcome.event.timestamp)
         gate.withLock { _ in
             for output in outputs { output.hookFinished(outcome, at: time) }
         }

@@ -24,15 +24,21 @@ public final class TerminalRun {
     public let source: any RunSource
     /// The screen (notes go here: in JSON mode to standard error).
     public let screen: RangeScreen
+    /// Event seconds per real second: a simulation's speed (``NearbyRuntime/RunContext/timeScale``).
+    public let timeScale: Double
     private var outputs: [any RunOutput]
     private let stop: () async -> Void
 
     /// Prepares a run of `source` shown on `screen`.
-    /// - Parameter stop: runs once the run ended (after the summary is complete) or when setting
-    ///   up fails, e.g. stopping a web view.
-    public init(source: any RunSource, screen: RangeScreen, stop: @escaping () async -> Void = {}) {
+    /// - Parameters:
+    ///   - timeScale: event seconds per real second (`nearby demo --speed`), so the wall-clock
+    ///     times in JSON, MQTT and hook environments are real times.
+    ///   - stop: runs once the run ended (after the summary is complete) or when setting up
+    ///     fails, e.g. stopping a web view.
+    public init(source: any RunSource, screen: RangeScreen, timeScale: Double = 1, stop: @escaping () async -> Void = {}) {
         self.source = source
         self.screen = screen
+        self.timeScale = timeScale
         self.stop = stop
         outputs = [screen.output]
     }
@@ -41,9 +47,10 @@ public final class TerminalRun {
     /// - Parameters:
     ///   - json: JSON lines instead of text (``RangeScreen/mode(json:)``).
     ///   - zones: the run's zones.
-    ///   - stop: see ``init(source:screen:stop:)``.
-    public convenience init(source: any RunSource, json: Bool, zones: ZoneMap, stop: @escaping () async -> Void = {}) {
-        self.init(source: source, screen: RangeScreen(mode: RangeScreen.mode(json: json), zones: zones, start: MonotonicTime.seconds()), stop: stop)
+    ///   - timeScale, stop: see ``init(source:screen:timeScale:stop:)``.
+    public convenience init(source: any RunSource, json: Bool, zones: ZoneMap, timeScale: Double = 1, stop: @escaping () async -> Void = {}) {
+        self.init(source: source, screen: RangeScreen(mode: RangeScreen.mode(json: json), zones: zones, start: MonotonicTime.seconds()),
+                  timeScale: timeScale, stop: stop)
     }
 
     /// Adds `output` after the screen and the outputs added before (nothing for `nil`).
@@ -102,7 +109,7 @@ public final class TerminalRun {
         startSessions: (RangingRun) async -> Void = { _ in }, afterClose: () async -> Void = {},
         until finished: @escaping @Sendable () async -> Bool
     ) async -> (interrupted: Bool, summary: RunSummary) {
-        let context = RunContext(accessories: accessories, zones: screen.zones, start: screen.start, wallStart: WallClock.now())
+        let context = RunContext(accessories: accessories, zones: screen.zones, start: screen.start, wallStart: WallClock.now(), timeScale: timeScale)
         let run = RangingRun(context: context, outputs: outputs, hooks: hooks)
         let source = source
         let consumer = Task { await run.consume(source.events, droppedUpdates: { source.droppedUpdates }) }
