@@ -114,12 +114,20 @@ struct HCIOptions: ParsableArguments {
     /// Opens and starts the host, or prints why not and exits 1.
     /// - Parameter security: bonds and identity (from the accessory store), pairing policy and
     ///   prompts; default: nothing stored.
-    func openHost(security: SecurityContext = SecurityContext()) async throws -> BLEHost {
+    /// - Returns: the host and its `--hci-log` capture (`nil` without the flag): pass it to
+    ///   `CaptureReport.finish` once the host is closed.
+    func openHost(security: SecurityContext = SecurityContext()) async throws -> (host: BLEHost, capture: HCICaptureLog?) {
         let spec = try spec()
         let logger = logger("nearby.ble")
         let capture = try hciLog.open()
-        return try await NearbyExit.onError {
-            try await BLEHost.open(spec, configuration: configuration, security: security, capture: capture, logger: logger)
+        do {
+            let host = try await NearbyExit.onError {
+                try await BLEHost.open(spec, configuration: configuration, security: security, capture: capture, logger: logger)
+            }
+            return (host, capture)
+        } catch {
+            CaptureReport.finish("--hci-log", capture?.file)
+            throw error
         }
     }
 }

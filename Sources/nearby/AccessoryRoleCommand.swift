@@ -69,6 +69,10 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @OptionGroup var uciLog: UCILogOptions
+
+    @OptionGroup var hciLog: HCILogOptions
+
     @OptionGroup var options: SessionOptions
 
     func validate() throws {
@@ -98,16 +102,23 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
         let settings = try options.runSettings(configuration)
         let role = AccessoryRoleSettings(file: configuration.accessory, keyByteOrder: settings.session.planning.keyByteOrder)
         let hci = try HCITransportSpec(parsing: configuration.transports.hci ?? "hci:0")
+        let uwbSpec = try configuration.transports.uwb.map(UWBClientSetup.spec)
+        let uciCapture = try uciLog.open(interface: uwbSpec?.description ?? "uwb")
+        let hciCapture = try hciLog.open()
+        defer {
+            CaptureReport.finish("--uci-log", uciCapture?.file)
+            CaptureReport.finish("--hci-log", hciCapture?.file)
+        }
         let store = storeOptions.open()
         let logger = Logger(label: "nearby")
         let web = try await options.web.start(source: "accessory", configuration: configuration)
         let live: AccessoryRanging
         do {
             live = try await AccessoryRanging.open(
-                uwb: try configuration.transports.uwb.map(UWBClientSetup.spec), hci: hci, role: role,
+                uwb: uwbSpec, hci: hci, role: role,
                 addresses: UWBAddressStore(besideStore: store.path),
                 host: BLEHostConfiguration(commandSet: configuration.transports.hciLegacy == true ? .legacy : .automatic),
-                security: store.securityContext(), settings: settings, logger: logger)
+                security: store.securityContext(), settings: settings, uciCapture: uciCapture, hciCapture: hciCapture, logger: logger)
         } catch {
             Console.error("error: \(error)")
             throw ExitCode(1)

@@ -41,7 +41,8 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try descriptorOptions.filter(name: name)
-        let host = try await hciOptions.openHost()
+        let (host, capture) = try await hciOptions.openHost()
+        defer { CaptureReport.finish("--hci-log", capture?.file) }
         let advertisements: AsyncStream<Advertisement>
         do {
             advertisements = try await host.scan()

@@ -83,7 +83,8 @@ struct SetupCommand: AsyncParsableCommand {
             items = [try record.displayItem]
         }
         let security = store.securityContext(configuration: pairingOptions.delegate.securityConfiguration, delegate: pairingOptions.delegate)
-        let host = try await hciOptions.openHost(security: security)
+        let (host, capture) = try await hciOptions.openHost(security: security)
+        defer { CaptureReport.finish("--hci-log", capture?.file) }
         let logger = hciOptions.logger("nearby.accessories")
         var setup = AccessorySetup(host: host, items: items, store: store,
                                    connectTimeout: .milliseconds(Int(connectTimeout * 1000)), logger: logger)

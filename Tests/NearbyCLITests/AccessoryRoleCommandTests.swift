@@ -1,6 +1,8 @@
 import Foundation
 import NearbyTestSupport
 import Testing
+import UCI
+import UWBDevice
 
 /// `nearby accessory` end to end: the built executable as the accessory, Bumble's virtual
 /// controllers for BLE, `nearby sim uwbs` for UWB; the phone is our own `nearby range` (a
@@ -59,15 +61,20 @@ struct AccessoryRoleCommandTests {
         }
     }
 
-    @Test("our phone role and our accessory role: two processes on two controllers of one air, both kits in one virtual world; both range")
+    @Test("our phone role and our accessory role: two processes on two controllers of one air, both kits in one virtual world; both range; the accessory's --hci-log and --uci-log")
     func phoneAndAccessoryProcesses() async throws {
         let (server, uwbsPort) = try await Self.uwbs()
         defer { server.terminate() }
         let phonePort = try freeTCPPort()
         let air = try await BumblePeerProcess(["--accessories", "0", "--second-port", "\(phonePort)"])
         defer { air.stop() }
+        let captures = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-accessory-captures-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: captures, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: captures) }
+        let (hciLog, uciLog) = (captures.appendingPathComponent("hci.btsnoop").path, captures.appendingPathComponent("uci.pcapng").path)
         let accessory = try ChildProcess(PackagePaths.nearby, [
             "accessory", "--hci", air.hciSpec, "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--name", "door", "--json", "--store", Self.store(),
+            "--hci-log", hciLog, "--uci-log", uciLog,
         ])
         defer { accessory.terminate() }
         try await accessory.waitForOutput("waiting for phones", timeout: .seconds(60))
@@ -96,6 +103,23 @@ struct AccessoryRoleCommandTests {
         accessory.signal(SIGINT)
         #expect(try await accessory.waitForExit(timeout: .seconds(30)) == 0, "\(accessory.stderr)")
         #expect(accessory.stderr.contains("stopped; summary:"))
+        #expect(!accessory.stderr.contains("not recorded"), "\(accessory.stderr)")
+
+        // --hci-log: the phone's ATT writes to our GATT server and our notifications, dissected.
+        for path in [hciLog, uciLog] {
+            var info = stat()
+            #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600, "\(path)")
+        }
+        let rows = try await Tshark.fields(hciLog, ["frame.number", "btatt.opcode", "_ws.malformed"])
+        #expect(rows.allSatisfy { $0.count == 3 && $0[2].isEmpty }, "no malformed frame")
+        let att = Set(rows.flatMap { $0[1].split(separator: ",").map(String.init) })
+        #expect((att.contains("0x12") || att.contains("0x52")) && att.contains("0x1b"), "the phone's writes and our notifications: \(att)")
+        // --uci-log: the accessory's kit configured a session and sent range notifications.
+        let file = try PcapNGReader(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: uciLog))))
+        #expect(file.linkTypes == [299])
+        let packets = try file.packets.map { ($0.direction, try UCIPacket(bytes: $0.bytes)) }
+        #expect(packets.contains { $0.0 == .outbound && $0.1.header.opcode == .sessionSetAppConfig })
+        #expect(packets.contains { $0.0 == .inbound && $0.1.header.opcode == .sessionInfo && $0.1.header.messageType == .notification })
     }
 }
 

@@ -7,6 +7,7 @@ public import Simulation
 import Synchronization
 import UCI
 public import UWBDevice
+public import UWBDevice
 
 /// What the accessory role serves and announces (`nearby accessory`'s flags, the
 /// `[accessory]` section of the configuration file).
@@ -126,18 +127,22 @@ public final class AccessoryRanging: Sendable {
     ///     `nil`: a random one for this run.
     ///   - security: pairing and bonds (phones pair Just Works to read encrypted characteristics).
     ///   - settings: the pipeline (filter, zones, lost-after) and hooks.
+    ///   - uciCapture: where every UCI packet is recorded (`--uci-log`), `nil` for nowhere.
+    ///   - hciCapture: where every HCI packet is recorded (`--hci-log`), `nil` for nowhere.
     /// - Throws: ``LiveRangingError`` naming the device that failed and what to do.
     public static func open(
         uwb: UWBDeviceTarget?, hci: HCITransportSpec, role: AccessoryRoleSettings, addresses: UWBAddressStore? = nil,
         host hostConfiguration: BLEHostConfiguration = BLEHostConfiguration(), security: SecurityContext = SecurityContext(),
-        settings: RunSettings, logger: Logger = Logger(label: "nearby")
+        settings: RunSettings, uciCapture: UCICaptureLog? = nil, hciCapture: HCICaptureLog? = nil,
+        logger: Logger = Logger(label: "nearby")
     ) async throws(LiveRangingError) -> AccessoryRanging {
         let target: UWBDeviceTarget
         let client: UCIClient
         let info: UCIDeviceInfo
         do {
             target = try uwb ?? .device(LiveRanging.onlyDevKit())
-            client = UCIClient(transport: target.makeTransport(world: .shared, logger: logger), logger: logger)
+            let transport = target.makeTransport(world: .shared, logger: logger)
+            client = UCIClient(transport: uciCapture.map { transport.capturing(to: $0) } ?? transport, logger: logger)
             info = try await client.open()
         } catch let error as LiveRangingError {
             throw error
@@ -160,7 +165,7 @@ public final class AccessoryRanging: Sendable {
         configuration.acceptsPeripheralConnections = true
         let host: BLEHost
         do {
-            host = try await BLEHost.open(hci, configuration: configuration, security: security, logger: logger)
+            host = try await BLEHost.open(hci, configuration: configuration, security: security, capture: hciCapture, logger: logger)
         } catch {
             await client.close()
             throw LiveRangingError(device: .controller, description: "--hci \(hci): \(error)")
