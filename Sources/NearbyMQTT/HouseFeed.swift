@@ -69,6 +69,7 @@ public final class HouseFeed: Sendable {
         status.zone = accessory.zone.map { name in
             ZoneRef(index: context.zones.zones.firstIndex { $0.name == name } ?? context.zones.zones.count, name: name)
         }
+        status.figureOfMerit = accessory.figureOfMerit.flatMap { UInt8(exactly: $0) }
         status.isNonLineOfSight = accessory.nlos
         status.updateRate = accessory.updateRate ?? 0
         status.lastUpdate = accessory.time

@@ -84,6 +84,8 @@ public struct HouseView: Sendable {
         public var elevation: Double?
         /// Confidence of the last update, 0 ... 1.
         public var confidence: Double?
+        /// Angle figure of merit of the last usable sample, 0 ... 100 (`nil`: the kit sends none).
+        public var figureOfMerit: Int?
         /// NLoS flag of the last usable sample.
         public var nlos: Bool?
         /// Usable samples per second.
@@ -165,6 +167,7 @@ public struct HouseView: Sendable {
                     accessory.azimuth = Self.number(object["azimuth_deg"])
                     accessory.elevation = Self.number(object["elevation_deg"])
                     accessory.confidence = Self.number(object["confidence"])
+                    accessory.figureOfMerit = Self.integer(object["figure_of_merit"])
                     accessory.nlos = object["nlos"] as? Bool
                     accessory.updateRate = Self.number(object["update_rate_hz"])
                     accessory.updates = Self.integer(object["updates"])

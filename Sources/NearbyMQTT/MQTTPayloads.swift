@@ -11,7 +11,7 @@ public enum MQTTPayloads {
     /// The retained `state` object of an accessory after an event at `time` (events' clock):
     /// `host`, `accessory`, `name`, `time`, `t_s`, `session`, `tracking`, `zone` (`null` when in
     /// no zone), `near` (in the innermost zone), `distance_m`, `raw_distance_m`, `velocity_mps`,
-    /// `azimuth_deg`, `elevation_deg`, `confidence`, `nlos`, `update_rate_hz`, `updates`,
+    /// `azimuth_deg`, `elevation_deg`, `confidence`, `figure_of_merit`, `nlos`, `update_rate_hz`, `updates`,
     /// `zone_changes`, `retries`.
     public static func state(_ status: AccessoryStatus, host: String, time: Double, context: RunContext) -> JSONObject {
         let innermost = context.zones.zones.first?.name
@@ -23,7 +23,8 @@ public enum MQTTPayloads {
             ("distance_m", .number(status.distance, decimals: 3)), ("raw_distance_m", .number(status.rawDistance, decimals: 3)),
             ("velocity_mps", .number(status.velocity, decimals: 3)),
             ("azimuth_deg", .number(status.azimuth, decimals: 1)), ("elevation_deg", .number(status.elevation, decimals: 1)),
-            ("confidence", .number(status.confidence, decimals: 2)), ("nlos", .bool(status.isNonLineOfSight)),
+            ("confidence", .number(status.confidence, decimals: 2)), ("figure_of_merit", .integer(status.figureOfMerit)),
+            ("nlos", .bool(status.isNonLineOfSight)),
             ("update_rate_hz", .number(status.updateRate, decimals: 1)), ("updates", .integer(status.updates)),
             ("zone_changes", .integer(status.zoneChanges)), ("retries", .integer(status.retries)),
         ])

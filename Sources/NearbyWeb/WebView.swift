@@ -109,6 +109,22 @@ public final class WebView: Sendable {
         hub.publish(log: object, at: time)
     }
 
+    /// Ends the view for a source that is not a run (a run's ``output`` does this with its
+    /// summary): every open page gets the `end` event and shows that the source stopped instead
+    /// of trying to reconnect, and `/api/state` says `finished`. Call before ``stop()``.
+    /// - Parameters:
+    ///   - time: when the source stopped, on the clock of ``begin(_:)``'s context.
+    ///   - interrupted: whether Ctrl-C / SIGTERM stopped it.
+    public func end(at time: Double, interrupted: Bool) {
+        let context = hub.context
+        let duration = context.elapsed(time)
+        hub.finish(
+            JSONObject([
+                ("t_s", .number(duration, decimals: 3)), ("event", .string("end")),
+                ("duration_s", .number(duration, decimals: 3)), ("interrupted", .bool(interrupted)), ("summary", .raw("[]")),
+            ]))
+    }
+
     /// Stops serving: closes the streams and every connection.
     public func stop() async {
         await server.stop()

@@ -98,6 +98,7 @@ struct WatchCommand: AsyncParsableCommand {
         await watch.stop()
         printer.cancel()
         _ = await printer.value
+        view?.end(at: WallClock.now(), interrupted: true)
         await view?.stop()
         if !json { RangeScreen.standardOutput(watch.house.table().joined(separator: "\n") + "\n") }
     }

@@ -113,7 +113,17 @@ import Testing
         #expect(offline(after), "\(after)")
         let stopped = try #require(after["accessories"] as? [[String: Any]])
         #expect(stopped.allSatisfy { ($0["session_detail"] as? String)?.hasSuffix("(hall offline)") == true }, "\(stopped)")
+
+        // The watcher stops: an open page is told (`end`), it does not try to reconnect.
+        let viewer = try RawHTTPClient(port: port)
+        defer { viewer.close() }
+        viewer.send("GET", "/api/events", port: port)
+        #expect(try await viewer.responseHead().status == 200)
+        #expect(try await viewer.nextEvent().name == "hello")
         watch.signal(SIGINT)
+        let end = try #require(try await viewer.events(until: "end", timeout: .seconds(60)).last)
+        let ending = try json(end.data)
+        #expect(ending["event"] as? String == "end" && ending["interrupted"] as? Bool == true && (ending["duration_s"] as? Double ?? 0) > 0, "\(end.data)")
         #expect(try await watch.waitForExit(timeout: .seconds(60)) == 0, "\(watch.stderr)")
     }
 }

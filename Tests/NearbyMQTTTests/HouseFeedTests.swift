@@ -35,13 +35,15 @@ import Testing
         apply("nearby/hall/status", "online", retain: true)
         #expect(try json(try #require(sink.logs.withLock { $0.last?.text }))["message"] as? String == "hall: online")
 
-        let state = #"{"host":"hall","accessory":"sim-1","name":"Keys","time":1700000004.5,"t_s":4.5,"session":"ranging","tracking":"tracking","zone":"mid","near":false,"distance_m":2.25,"raw_distance_m":2.31,"velocity_mps":-0.5,"azimuth_deg":-12.5,"elevation_deg":3,"confidence":0.9,"nlos":false,"update_rate_hz":5,"updates":40,"zone_changes":2,"retries":1}"#
+        let state = #"{"host":"hall","accessory":"sim-1","name":"Keys","time":1700000004.5,"t_s":4.5,"session":"ranging","tracking":"tracking","zone":"mid","near":false,"distance_m":2.25,"raw_distance_m":2.31,"velocity_mps":-0.5,"azimuth_deg":-12.5,"elevation_deg":3,"confidence":0.9,"figure_of_merit":87,"nlos":false,"update_rate_hz":5,"updates":40,"zone_changes":2,"retries":1}"#
         apply("nearby/hall/sim-1/state", state, retain: true)
         let status = try #require(sink.statuses.withLock { $0.last })
         #expect(status.identity == AccessoryIdentity(id: "hall/sim-1", displayName: "Keys @ hall"))
         #expect(status.sessionState == "ranging" && status.sessionDetail == "ranging" && status.tracking == .tracking)
         #expect(status.distance == 2.25 && status.rawDistance == 2.31 && status.velocity == -0.5 && status.azimuth == -12.5 && status.elevation == 3)
         #expect(status.zone == ZoneRef(index: 1, name: "mid") && status.updateRate == 5 && status.confidence == 0.9 && status.isNonLineOfSight == false)
+        // The FoM column of the page shows the host's angle figure of merit.
+        #expect(status.figureOfMerit == 87)
         #expect(status.updates == 40 && status.zoneChanges == 2 && status.retries == 1 && status.lastUpdate == 1_700_000_004.5)
         // The page's status object on the feed's clock: 4.5 s after the watch started.
         #expect(try json(RunJSON.object(for: status, context: feed.context).text)["t_s"] as? Double == 4.5)

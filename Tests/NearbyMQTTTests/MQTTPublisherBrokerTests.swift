@@ -73,7 +73,7 @@ import Testing
         #expect(states.allSatisfy(\.retain) == false, "live messages are not flagged retained to current subscribers")
         let last = try json(try #require(states.last))
         #expect(last["distance_m"] as? Double == (summary.accessories.first?.lastDistance).map { ($0 * 1000).rounded() / 1000 })
-        for key in ["host", "accessory", "name", "time", "t_s", "session", "tracking", "zone", "near", "distance_m", "azimuth_deg", "elevation_deg", "confidence", "update_rate_hz"] {
+        for key in ["host", "accessory", "name", "time", "t_s", "session", "tracking", "zone", "near", "distance_m", "azimuth_deg", "elevation_deg", "confidence", "figure_of_merit", "nlos", "update_rate_hz"] {
             #expect(last[key] != nil, "state without \(key): \(last)")
         }
         #expect(last["near"] as? Bool == (last["zone"] as? String == "near"), "\(last)")
