@@ -1,7 +1,7 @@
 public import Accessories
 public import Logging
 public import LowEnergy
-public import NIProtocol
+import NIProtocol
 public import NearbyInteraction
 public import Simulation
 import Synchronization

@@ -1,5 +1,5 @@
 public import NIProtocol
-public import NearbyInteraction
+import NearbyInteraction
 import NearbySupport
 import Ranging
 import Hooks
