@@ -25,10 +25,8 @@ public actor AccessoryRoleManager {
     public nonisolated let events: Mailbox<NearbySessionEvent>
 
     private let logger: Logger
-    private var sessions: [String: AccessoryRoleSession] = [:]
-    private var order: [String] = []
+    private var sessions = SessionTable<AccessoryRoleSession>()
     private var deviceForwarder: Task<Void, Never>?
-    private var stopped = false
 
     /// Creates a manager on an opened client.
     public init(client: UCIClient, configuration: AccessoryRoleConfiguration, logger: Logger = Logger(label: "nearby.ni.accessory-role")) {
@@ -47,17 +45,13 @@ public actor AccessoryRoleManager {
     ///   ``stop()``.
     @discardableResult
     public func add(_ phone: AccessoryIdentity, channel: any DataChannel) async throws(NearbySessionManagerError) -> AccessoryRoleSession {
-        guard !stopped else { throw NearbySessionManagerError("the accessory role was stopped; create a new manager") }
-        if let existing = sessions[phone.id] {
-            guard await existing.state.isFinal else {
-                throw NearbySessionManagerError("phone \(phone) already has a session; it must disconnect first")
-            }
-            order.removeAll { $0 == phone.id }
+        guard !sessions.isStopped else { throw NearbySessionManagerError("the accessory role was stopped; create a new manager") }
+        if let existing = sessions[phone.id], await !existing.state.isFinal {
+            throw NearbySessionManagerError("phone \(phone) already has a session; it must disconnect first")
         }
         let session = AccessoryRoleSession(phone: phone, channel: channel, client: client, configuration: configuration,
                                            output: events, logger: logger)
-        sessions[phone.id] = session
-        order.append(phone.id)
+        sessions.insert(session, as: phone.id)
         await session.start()
         return session
     }
@@ -66,7 +60,7 @@ public actor AccessoryRoleManager {
     public func session(for id: String) -> AccessoryRoleSession? { sessions[id] }
 
     /// Every session, in the order the phones came.
-    public var allSessions: [AccessoryRoleSession] { order.compactMap { sessions[$0] } }
+    public var allSessions: [AccessoryRoleSession] { sessions.all }
 
     /// Updates dropped from ``events`` so far.
     public nonisolated var droppedUpdates: Int { events.droppedCount }
@@ -74,13 +68,8 @@ public actor AccessoryRoleManager {
     /// Stops every session (each stops and deinitializes its kit session and tells its phone
     /// 0x03), then ends ``events``. The client stays open.
     public func stop() async {
-        guard !stopped else { return }
-        stopped = true
-        await withTaskGroup(of: Void.self) { group in
-            for session in allSessions {
-                group.addTask { await session.stop() }
-            }
-        }
+        guard let running = sessions.markStopped() else { return }
+        await SessionTable.stop(running)
         deviceForwarder?.cancel()
         events.finish()
     }

@@ -35,10 +35,8 @@ public actor NearbySessionManager {
     public nonisolated let events: Mailbox<NearbySessionEvent>
 
     private let logger: Logger
-    private var sessions: [String: AccessorySession] = [:]
-    private var order: [String] = []
+    private var sessions = SessionTable<AccessorySession>()
     private var deviceForwarder: Task<Void, Never>?
-    private var stopped = false
 
     /// Creates a manager on an opened client.
     /// - Parameters:
@@ -69,15 +67,14 @@ public actor NearbySessionManager {
     public func add(
         _ identity: AccessoryIdentity, channel: any DataChannel, configuration: AccessorySessionConfiguration? = nil
     ) async throws(NearbySessionManagerError) -> AccessorySession {
-        guard !stopped else { throw NearbySessionManagerError("the session manager was stopped; create a new one") }
+        guard !sessions.isStopped else { throw NearbySessionManagerError("the session manager was stopped; create a new one") }
         guard sessions[identity.id] == nil else {
             throw NearbySessionManagerError("accessory \(identity) is already added; remove it first or use another ID")
         }
         let session = AccessorySession(
             identity: identity, channel: channel, client: client, configuration: configuration ?? self.configuration,
             logger: logger, output: events)
-        sessions[identity.id] = session
-        order.append(identity.id)
+        sessions.insert(session, as: identity.id)
         await session.start()
         return session
     }
@@ -86,13 +83,12 @@ public actor NearbySessionManager {
     public func session(for id: String) -> AccessorySession? { sessions[id] }
 
     /// Every session, in the order added.
-    public var allSessions: [AccessorySession] { order.compactMap { sessions[$0] } }
+    public var allSessions: [AccessorySession] { sessions.all }
 
     /// Stops and removes accessory `id` (no-op if unknown). Its final state still comes on
     /// ``events``.
     public func remove(_ id: String) async {
-        guard let session = sessions.removeValue(forKey: id) else { return }
-        order.removeAll { $0 == id }
+        guard let session = sessions.remove(id) else { return }
         await session.stop()
     }
 
@@ -102,13 +98,8 @@ public actor NearbySessionManager {
     /// Stops every session (each sends stop (0x0C) and closes its UWB session), then ends
     /// ``events``. The client stays open (the caller closes it).
     public func stop() async {
-        guard !stopped else { return }
-        stopped = true
-        await withTaskGroup(of: Void.self) { group in
-            for session in allSessions {
-                group.addTask { await session.stop() }
-            }
-        }
+        guard let running = sessions.markStopped() else { return }
+        await SessionTable.stop(running)
         deviceForwarder?.cancel()
         events.finish()
     }
