@@ -99,4 +99,30 @@ struct BondStorageTests {
             "\(error)".contains("damaged")
         }
     }
+
+    @Test("the accessory role's UWB address: one per kit, stable, never 0x0000 / 0xFFFF, stored once (0600); a damaged file says what to do and is kept")
+    func uwbAddresses() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let addresses = UWBAddressStore(besideStore: directory.file("accessories.json"))
+        #expect(addresses.path == directory.file("uwb-addresses.json"))
+        let first = try addresses.address(forKit: "usb:1915:520f serial A")
+        #expect(first != 0 && first != 0xFFFF)
+        #expect(try addresses.address(forKit: "usb:1915:520f serial A") == first, "stable")
+        #expect(try UWBAddressStore(path: addresses.path).address(forKit: "usb:1915:520f serial A") == first, "another instance reads it")
+        let second = try addresses.address(forKit: "usb:1915:520f serial B")
+        #expect(second != first)
+        var info = stat()
+        #expect(stat(addresses.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        let stored = try String(contentsOfFile: addresses.path, encoding: .utf8)
+        #expect(stored.contains("\"kit\" : \"usb:1915:520f serial B\"") && stored.hasSuffix("}\n"), "\(stored)")
+
+        try AtomicFile.write("{\"version\": 1, \"kits\": [", to: addresses.path)
+        #expect {
+            _ = try addresses.address(forKit: "usb:1915:520f serial A")
+        } throws: { error in
+            "\(error)".contains("\(addresses.path) is damaged") && "\(error)".contains("--mac")
+        }
+        #expect(try String(contentsOfFile: addresses.path, encoding: .utf8) == "{\"version\": 1, \"kits\": [", "a damaged file is not overwritten")
+    }
 }

@@ -57,48 +57,30 @@ public struct HostIdentityStore: LocalIdentityProvider {
     }
 
     private static func read(_ path: String) throws(SecurityError) -> File {
-        let bytes: [UInt8]?
         do {
-            bytes = try AtomicFile.read(path)
+            return try LockedJSONFile<File>(path: path).read() ?? File(controllers: [])
         } catch {
-            throw .storageFailed(detail: "\(error)")
-        }
-        guard let bytes else { return File(controllers: []) }
-        do {
-            return try JSONDecoder().decode(File.self, from: Data(bytes))
-        } catch {
-            throw .storageFailed(detail: "\(path) is damaged (\(error)); move it away to start with a new identity")
+            throw storageFailed(error, path)
         }
     }
 
     private static func entry(for controller: BluetoothAddress, at path: String) -> Result<Entry, SecurityError> {
-        do throws(SecurityError) {
-            do {
-                try AtomicFile.createDirectories(AtomicFile.parentDirectory(of: path))
-            } catch {
-                throw .storageFailed(detail: "\(error)")
-            }
-            let lock: FileLock
-            do {
-                lock = try FileLock(path: path + ".lock")
-            } catch {
-                throw .storageFailed(detail: "\(error)")
-            }
-            defer { lock.unlock() }
-            var file = try read(path)
-            if let entry = file.controllers.first(where: { $0.controller == controller }) { return .success(entry) }
-            let entry = Entry(controller: controller, address: .randomStatic(), irk: .random())
-            file.controllers.append(entry)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            do {
-                try AtomicFile.write(Array(try encoder.encode(file)) + [0x0A], to: path)
-            } catch {
-                throw .storageFailed(detail: "writing \(path): \(error)")
-            }
-            return .success(entry)
+        do {
+            return .success(try LockedJSONFile<File>(path: path).update(empty: File(controllers: [])) { file in
+                if let entry = file.controllers.first(where: { $0.controller == controller }) { return (entry, false) }
+                let entry = Entry(controller: controller, address: .randomStatic(), irk: .random())
+                file.controllers.append(entry)
+                return (entry, true)
+            })
         } catch {
-            return .failure(error)
+            return .failure(storageFailed(error, path))
+        }
+    }
+
+    private static func storageFailed(_ error: LockedJSONFile<File>.Failure, _ path: String) -> SecurityError {
+        switch error {
+        case .unusable(let detail), .writeFailed(let detail): .storageFailed(detail: detail)
+        case .damaged(let detail): .storageFailed(detail: "\(path) is damaged (\(detail)); move it away to start with a new identity")
         }
     }
 }

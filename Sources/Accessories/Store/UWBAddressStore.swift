@@ -37,47 +37,22 @@ public struct UWBAddressStore: Sendable {
     ///   written (naming the path and what to do).
     public func address(forKit kit: String) throws(UWBAddressStoreError) -> UInt16 {
         do {
-            try AtomicFile.createDirectories(AtomicFile.parentDirectory(of: path))
+            return try LockedJSONFile<File>(path: path).update(empty: File(kits: [])) { file in
+                if let entry = file.kits.first(where: { $0.kit == kit }) { return (entry.address, false) }
+                var generator = SystemRandomNumberGenerator()
+                var address: UInt16 = 0
+                while address == 0 || address == 0xFFFF || file.kits.contains(where: { $0.address == address }) {
+                    address = UInt16.random(in: 1...0xFFFE, using: &generator)
+                }
+                file.kits.append(Entry(kit: kit, address: address))
+                return (address, true)
+            }
         } catch {
-            throw UWBAddressStoreError("\(error)")
-        }
-        let lock: FileLock
-        do {
-            lock = try FileLock(path: path + ".lock")
-        } catch {
-            throw UWBAddressStoreError("\(error)")
-        }
-        defer { lock.unlock() }
-        var file = try read()
-        if let entry = file.kits.first(where: { $0.kit == kit }) { return entry.address }
-        var generator = SystemRandomNumberGenerator()
-        var address: UInt16 = 0
-        while address == 0 || address == 0xFFFF || file.kits.contains(where: { $0.address == address }) {
-            address = UInt16.random(in: 1...0xFFFE, using: &generator)
-        }
-        file.kits.append(Entry(kit: kit, address: address))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do {
-            try AtomicFile.write(Array(try encoder.encode(file)) + [0x0A], to: path)
-        } catch {
-            throw UWBAddressStoreError("writing \(path): \(error)")
-        }
-        return address
-    }
-
-    private func read() throws(UWBAddressStoreError) -> File {
-        let bytes: [UInt8]?
-        do {
-            bytes = try AtomicFile.read(path)
-        } catch {
-            throw UWBAddressStoreError("\(error)")
-        }
-        guard let bytes else { return File(kits: []) }
-        do {
-            return try JSONDecoder().decode(File.self, from: Data(bytes))
-        } catch {
-            throw UWBAddressStoreError("\(path) is damaged (\(error)); move it away (a new address is made) or give one with --mac")
+            switch error {
+            case .unusable(let detail), .writeFailed(let detail): throw UWBAddressStoreError(detail)
+            case .damaged(let detail):
+                throw UWBAddressStoreError("\(path) is damaged (\(detail)); move it away (a new address is made) or give one with --mac")
+            }
         }
     }
 }
