@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import Logging
+import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -37,7 +37,7 @@ final class WebServer: Sendable {
             .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // Small buffers: a browser that stops reading makes the channel unwritable soon, and
             // its queue coalesces from then on.
-            .childChannelOption(.writeBufferWaterMark, value: WriteBufferWaterMark(low: 16 * 1024, high: 64 * 1024))
+            .childChannelOption(.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 16 * 1024, high: 64 * 1024))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let bound = registry.address ?? requested

@@ -1,5 +1,5 @@
-public import NIProtocol
-public import Simulation
+import NIProtocol
+import Simulation
 public import UWBDevice
 
 /// How `nearby demo` runs beyond its scenario: the accessories' ranging interval, and how the
