@@ -43,6 +43,7 @@ public final class Mailbox<Element: Sendable>: Sendable {
         var kept = Lane()
         var sequence: UInt64 = 0
         var dropped = 0
+        var refused = 0
         var waiter: CheckedContinuation<Element?, Never>?
         var cancelled = false
         var finished = false
@@ -69,12 +70,17 @@ public final class Mailbox<Element: Sendable>: Sendable {
     }
 
     /// Queues `element` (or hands it to the waiting receiver). A droppable element beyond
-    /// ``capacity`` drops the oldest waiting droppable one. Ignored after ``finish()``.
-    /// - Returns: `false` if an element was dropped to make room.
+    /// ``capacity`` drops the oldest waiting droppable one. Ignored after ``finish()`` or once
+    /// the receiver was cancelled (a droppable one is then counted in ``refusedCount``).
+    /// - Returns: `false` if an element was dropped to make room (an ignored one is not a drop:
+    ///   the receiver is gone, and whoever stopped it accounts for ``refusedCount``).
     @discardableResult
     public func post(_ element: Element, droppable: Bool = false) -> Bool {
         let (waiter, dropped): (CheckedContinuation<Element?, Never>?, Bool) = state.withLock { state in
-            guard !state.finished, !state.cancelled else { return (nil, false) }
+            guard !state.finished, !state.cancelled else {
+                if droppable { state.refused += 1 }
+                return (nil, false)
+            }
             if let waiter = state.waiter {
                 state.waiter = nil
                 return (waiter, false)
@@ -96,6 +102,11 @@ public final class Mailbox<Element: Sendable>: Sendable {
         waiter?.resume(returning: element)
         return !dropped
     }
+
+    /// How many droppable elements were ignored because they came after ``finish()`` or after
+    /// the receiver was cancelled: never queued, never received (a session that stops counts
+    /// the samples that arrived while it was closing).
+    public var refusedCount: Int { state.withLock { $0.refused } }
 
     /// Ends the mailbox: what waits is still received, then ``receive()`` returns `nil`.
     public func finish() {

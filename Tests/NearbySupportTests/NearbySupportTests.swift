@@ -173,5 +173,15 @@ import Testing
         mailbox.post(8)
         #expect(mailbox.count == 0, "a cancelled mailbox takes nothing more")
         #expect(await mailbox.receive() == nil)
+        // Droppable posts it refuses are counted (a stopping session accounts for them); kept
+        // ones are not samples and are not counted.
+        #expect(mailbox.refusedCount == 0)
+        mailbox.post(9, droppable: true)
+        mailbox.post(10, droppable: true)
+        #expect(mailbox.refusedCount == 2 && mailbox.droppedCount == 0 && mailbox.count == 0)
+        let finished = Mailbox<Int>(capacity: 4)
+        finished.finish()
+        finished.post(1, droppable: true)
+        #expect(finished.refusedCount == 1)
     }
 }

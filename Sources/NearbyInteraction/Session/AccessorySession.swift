@@ -82,6 +82,8 @@ public actor AccessorySession {
     /// Range samples that arrived after their UWB session stopped (a retry, a stop) or while
     /// the session was not ranging: discarded, counted, reported with the drops.
     var staleSamples = 0
+    /// ``NearbySupport/Mailbox/refusedCount`` already added to ``staleSamples``.
+    var refusedCounted = 0
     var reportedStale = 0
     var planner: SessionPlanner
     var pipeline: RangingPipeline<ConfiguredFilter>
@@ -211,6 +213,10 @@ public actor AccessorySession {
         for input in mailbox.takeAll() {
             if case .sample = input { staleSamples += 1 }
         }
+        // Samples the kit delivered after the run loop was cancelled, while the session was
+        // closing, were refused by the mailbox (only samples are droppable): counted the same way.
+        staleSamples += mailbox.refusedCount - refusedCounted
+        refusedCounted = mailbox.refusedCount
         reportDrops()
         reportStale()
         setState(final)
