@@ -59,6 +59,9 @@ public actor AccessoryRoleSession {
     /// configureAndStart messages answered 0x02 without a session, because no initialize came
     /// after the last stop (``AccessoryRoleConfiguration/requiresInitializeAfterStop``).
     public private(set) var staleStarts = 0
+    /// Samples the inbox dropped and samples discarded (a stopped kit session's, or while not
+    /// ranging, or at the end), and what of them was reported.
+    private var losses = SampleLosses()
 
     private let output: Mailbox<NearbySessionEvent>?
     private let interceptor: (any AccessoryRoleInterceptor)?
@@ -164,12 +167,16 @@ public actor AccessoryRoleSession {
             case .link(.reconnected):
                 emit(.link(.reconnected(maximumMessageLength: await channel.maximumMessageLength)))
             case .sample(let sample, let generation):
-                guard generation == self.generation, state == .ranging else { continue }
+                guard generation == self.generation, state == .ranging else {
+                    losses.discard()
+                    continue
+                }
                 process(sample)
             case .uwb(let event, let generation):
                 guard generation == self.generation else { continue }
                 await handle(event)
             case .tick(let now):
+                reportLosses()
                 guard state == .ranging else { continue }
                 for event in pipeline.tick(now: scaled(now)) {
                     logger.info("\(event)")
@@ -188,8 +195,19 @@ public actor AccessoryRoleSession {
         if sendStop, wasRunning { await send(.accessoryUWBDidStop) }
         for pump in pumps { pump.cancel() }
         pumps = []
+        // Samples that came while the kit's session was closing are never read: counted as
+        // discarded, and the last counts reported before the final state.
+        let leftovers = mailbox.takeAll().filter { if case .sample = $0 { true } else { false } }.count
+        losses.closing(mailbox, leftovers: leftovers)
+        reportLosses()
         setState(final)
         mailbox.finish()
+    }
+
+    /// Reports the samples dropped from the inbox and discarded since the last report (every
+    /// tick and at the end).
+    private func reportLosses() {
+        losses.report(mailbox, logger: logger) { emit(.dropped($0)) }
     }
 
     // MARK: Messages

@@ -99,7 +99,7 @@ extension AccessorySession {
             }
         case .sample(let sample, let generation):
             guard generation == uwbGeneration, state == .ranging else {
-                staleSamples += 1
+                losses.discard()
                 return
             }
             try recoverIfLost(process(sample))
@@ -107,8 +107,7 @@ extension AccessorySession {
             guard generation == uwbGeneration else { return }
             try handle(event)
         case .tick(let now):
-            reportDrops()
-            reportStale()
+            reportLosses()
             guard state == .ranging else { return }
             let events = pipeline.tick(now: scaled(now))
             for event in events {
@@ -185,23 +184,9 @@ extension AccessorySession {
         return update.events
     }
 
-    /// Reports samples dropped from the inbox since the last report (checked every tick).
-    func reportDrops() {
-        let dropped = mailbox.droppedCount
-        guard dropped > reportedDrops else { return }
-        let new = dropped - reportedDrops
-        reportedDrops = dropped
-        logger.warning("\(new) range sample(s) dropped (\(dropped) in all): the session falls behind the dev kit")
-        emit(.dropped(DropReport(queue: .sessionInbox, count: new, total: dropped)))
-    }
-
-    /// Reports samples discarded since the last report because their UWB session had stopped
-    /// (checked every tick; a retry's old session keeps sending until it is closed).
-    func reportStale() {
-        guard staleSamples > reportedStale else { return }
-        let new = staleSamples - reportedStale
-        reportedStale = staleSamples
-        logger.info("\(new) range sample(s) of a stopped UWB session discarded (\(staleSamples) in all)")
-        emit(.dropped(DropReport(queue: .stoppedSession, count: new, total: staleSamples)))
+    /// Reports the samples dropped from the inbox and discarded since the last report (checked
+    /// every tick and at the end).
+    func reportLosses() {
+        losses.report(mailbox, logger: logger) { emit(.dropped($0)) }
     }
 }

@@ -77,14 +77,9 @@ public actor AccessorySession {
     /// The one inbox of the state machine: samples (droppable), messages, link and UWB events,
     /// ticks, deadlines, stop.
     let mailbox: Mailbox<SessionInput>
-    /// Samples dropped so far that were already reported (``NearbySessionEvent/Kind/dropped(_:)``).
-    var reportedDrops = 0
-    /// Range samples that arrived after their UWB session stopped (a retry, a stop) or while
-    /// the session was not ranging: discarded, counted, reported with the drops.
-    var staleSamples = 0
-    /// ``NearbySupport/Mailbox/refusedCount`` already added to ``staleSamples``.
-    var refusedCounted = 0
-    var reportedStale = 0
+    /// Samples the inbox dropped and samples discarded (a stopped UWB session's, or while not
+    /// ranging, or at the end), and what of them was reported.
+    var losses = SampleLosses()
     var planner: SessionPlanner
     var pipeline: RangingPipeline<ConfiguredFilter>
     let epoch = MonotonicTime.seconds()
@@ -208,17 +203,12 @@ public actor AccessorySession {
         for pump in uwbPumps { pump.cancel() }
         pumps = []
         uwbPumps = []
-        // Samples still waiting when the session ends are never read: counted as discarded,
-        // and the last counts reported before the final state.
-        for input in mailbox.takeAll() {
-            if case .sample = input { staleSamples += 1 }
-        }
-        // Samples the kit delivered after the run loop was cancelled, while the session was
-        // closing, were refused by the mailbox (only samples are droppable): counted the same way.
-        staleSamples += mailbox.refusedCount - refusedCounted
-        refusedCounted = mailbox.refusedCount
-        reportDrops()
-        reportStale()
+        // Samples still waiting when the session ends are never read, and those the kit
+        // delivered after the run loop was cancelled were refused by the inbox: both counted as
+        // discarded, and the last counts reported before the final state.
+        let leftovers = mailbox.takeAll().filter { if case .sample = $0 { true } else { false } }.count
+        losses.closing(mailbox, leftovers: leftovers)
+        reportLosses()
         setState(final)
         if ownsOutput { output.finish() }
     }
