@@ -158,8 +158,10 @@ extension BumbleTests {
             let link = "/tmp/nearby-ble-pty-\(getpid())-\(try freeTCPPort())"
             let peer = try await BumblePeer.start([], transport: "pty:\(link)")
             defer { peer.stop() }
+            // The default 2 s command timeout is a real controller's; Bumble behind a pty on a
+            // loaded machine once took longer to answer Read Local Version Information.
             let host = try await BLEHost.open(.serial(path: link, baudRate: 1_000_000, hardwareFlowControl: false),
-                                              logger: testLogger)
+                                              configuration: BLEHostConfiguration(commandTimeout: .seconds(10)), logger: testLogger)
             let advertisement = try await first(try await host.scan()) { $0.address == peer.accessoryAddress }
             #expect(advertisement.name == "nb-peer")
             let connection = try await host.connect(to: peer.accessoryAddress, type: .random)

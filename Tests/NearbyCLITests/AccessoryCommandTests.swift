@@ -177,9 +177,11 @@ struct AccessoryCommandTests {
         let store = directory + "/accessories.json"
         let command = "env -u NO_COLOR TERM=xterm \(PackagePaths.nearby.path) setup --hci \(peer.hciSpec) --timeout 40 --store \(store)"
         // Keys once the list shows both accessories (script -f flushes the screen to the typescript
-        // file as it is drawn; at most 30 s): Down, then Enter.
+        // file as it is drawn; at most 30 s): Down, then Enter. Both addresses, not just the
+        // second name: either accessory may be heard first.
         let typescript = directory + "/typescript"
-        let keys = "i=0; until grep -q 'nb-peer2' \"$1\" 2>/dev/null || [ $i -ge 150 ]; do sleep 0.2; i=$((i+1)); done; "
+        let keys = "i=0; until { grep -q 'F4:F5 (random)' \"$1\" && grep -q 'F4:F6 (random)' \"$1\"; } 2>/dev/null || [ $i -ge 150 ]; "
+            + "do sleep 0.2; i=$((i+1)); done; "
             + "sleep 0.5; printf '\\033[B'; sleep 1; printf '\\r'; sleep 8"
         let run = try await ChildProcess.run(
             URL(fileURLWithPath: "/bin/sh"),

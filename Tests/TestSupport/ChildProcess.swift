@@ -5,46 +5,132 @@ import Synchronization
 ///
 /// Captures stdout and stderr, can wait for a line, and is terminated (SIGTERM, then SIGKILL) when
 /// the test ends. Each test starts its own peer on its own port.
+///
+/// Started with `posix_spawn` (every signal at its default, none blocked, standard input
+/// `/dev/null`); a thread per pipe reads the output and one thread waits for the exit. Not
+/// Foundation's `Process`: on Linux its run-loop sources and `readabilityHandler`s once crashed
+/// the whole test process under load ("__NSCFType deallocated with non-zero retain count").
 public final class ChildProcess: @unchecked Sendable {
-    private let process = Process()
     private let output = OutputBuffer()
-    private let outPipe = Pipe()
-    private let errPipe = Pipe()
+    private let exit = ExitBox()
     /// The command line, for messages.
     public let commandLine: String
+    /// The process identifier.
+    public let pid: Int32
+
+    private struct ExitState {
+        /// The exit status (or the signal that ended it), once it was waited for.
+        var status: Int32?
+        /// Pipes whose reader has not reached end of file.
+        var openPipes = 2
+    }
+
+    private final class ExitBox: Sendable {
+        let state = Mutex(ExitState())
+    }
 
     /// Starts `executable` with `arguments`; `environment` entries are added to this process's.
-    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                currentDirectory: URL? = nil) throws {
-        process.executableURL = executable
-        process.arguments = arguments
+    /// - Throws: ``ChildProcessError`` when it cannot be started (naming the path and why).
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+        commandLine = ([executable.path] + arguments).joined(separator: " ")
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        commandLine = ([executable.path] + arguments).joined(separator: " ")
-        outPipe.fileHandleForReading.readabilityHandler = { [output] handle in
-            let data = handle.availableData
-            output.state.withLock { $0.stdout.append(contentsOf: data) }
+
+        var out: [Int32] = [-1, -1]
+        var err: [Int32] = [-1, -1]
+        guard Self.pipe2(&out, O_CLOEXEC) == 0 else { throw ChildProcessError("pipe2: \(String(cString: strerror(errno)))") }
+        guard Self.pipe2(&err, O_CLOEXEC) == 0 else {
+            close(out[0]); close(out[1])
+            throw ChildProcessError("pipe2: \(String(cString: strerror(errno)))")
         }
-        errPipe.fileHandleForReading.readabilityHandler = { [output] handle in
-            let data = handle.availableData
-            output.state.withLock { $0.stderr.append(contentsOf: data) }
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, null, 0)
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in Int32(1)..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&defaults, signal) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
-        try process.run()
+        var child: pid_t = 0
+        let started = posix_spawn(&child, executable.path, &actions, &attributes, argv, envp)
+        close(out[1])
+        close(err[1])
+        if null >= 0 { close(null) }
+        guard started == 0 else {
+            close(out[0])
+            close(err[0])
+            throw ChildProcessError("cannot start \(executable.path): \(String(cString: strerror(started)))")
+        }
+        pid = child
+        Self.read(out[0], stderr: false, output: output, exit: exit)
+        Self.read(err[0], stderr: true, output: output, exit: exit)
+        Self.wait(for: child, exit: exit)
+    }
+
+    /// glibc's `pipe2` (not in Swift's Glibc module): both ends close-on-exec from the start, so
+    /// a process another test spawns at the same moment never inherits them (it would hold the
+    /// pipe open and delay its end of file).
+    private static let pipe2: @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { fatalError("glibc has no pipe2") }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    }()
+
+    /// A thread that reads `fd` to its end into `output`.
+    private static func read(_ fd: Int32, stderr: Bool, output: OutputBuffer, exit: ExitBox) {
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    output.state.withLock {
+                        if stderr { $0.stderr.append(contentsOf: buffer[0..<count]) } else { $0.stdout.append(contentsOf: buffer[0..<count]) }
+                    }
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            close(fd)
+            exit.state.withLock { $0.openPipes -= 1 }
+        }
+    }
+
+    /// A thread that waits for `pid` to exit and keeps its status (Foundation's convention: the
+    /// exit code, or the number of the signal that ended it).
+    private static func wait(for pid: pid_t, exit: ExitBox) {
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : status & 0x7F
+            exit.state.withLock { $0.status = code }
+        }
     }
 
     /// Everything the process wrote to stdout so far.
     public var stdout: String { output.state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
     /// Everything the process wrote to stderr so far.
     public var stderr: String { output.state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
-    /// The process identifier.
-    public var pid: Int32 { process.processIdentifier }
     /// `true` while the process runs.
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { exit.state.withLock { $0.status == nil } }
 
     /// Waits until stdout or stderr contains `text`. The default timeout only bounds a failure
     /// (a loaded machine once stalled every process for about 20 s at the start of a run).
@@ -54,10 +140,10 @@ public final class ChildProcess: @unchecked Sendable {
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
             if stdout.contains(text) || stderr.contains(text) { return }
-            if !process.isRunning {
-                try? await Task.sleep(for: .milliseconds(50))
+            if let status = exit.state.withLock({ $0.status }) {
+                await waitForPipes(until: clock.now.advanced(by: .seconds(2)))
                 if stdout.contains(text) || stderr.contains(text) { return }
-                throw ChildProcessError("\(commandLine) exited (status \(process.terminationStatus)) before printing \"\(text)\"\nstdout:\n\(stdout)\nstderr:\n\(stderr)")
+                throw ChildProcessError("\(commandLine) exited (status \(status)) before printing \"\(text)\"\nstdout:\n\(stdout)\nstderr:\n\(stderr)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -70,57 +156,51 @@ public final class ChildProcess: @unchecked Sendable {
     public func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
-        while process.isRunning {
+        while true {
+            if let status = exit.state.withLock({ $0.status }) {
+                // The rest of the output: the pipes reach their end once every process holding
+                // them (a grandchild may) is gone; bounded so a stray grandchild cannot hang a test.
+                await waitForPipes(until: clock.now.advanced(by: .seconds(10)))
+                return status
+            }
             if clock.now >= deadline {
                 terminate()
                 throw ChildProcessError("\(commandLine) still running after \(timeout); killed\nstdout:\n\(stdout)\nstderr:\n\(stderr)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        // Read what is left in the pipes, off the cooperative pool: `readToEnd` waits for end of
-        // file, which a grandchild still holding the pipe can delay.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Self.reaper.async {
-                self.drain()
-                done.resume()
-            }
-        }
-        return process.terminationStatus
     }
 
-    private func drain() {
-        outPipe.fileHandleForReading.readabilityHandler = nil
-        errPipe.fileHandleForReading.readabilityHandler = nil
-        let restOut = (try? outPipe.fileHandleForReading.readToEnd()) ?? nil
-        let restErr = (try? errPipe.fileHandleForReading.readToEnd()) ?? nil
-        output.state.withLock {
-            if let restOut { $0.stdout.append(contentsOf: restOut) }
-            if let restErr { $0.stderr.append(contentsOf: restErr) }
+    private func waitForPipes(until deadline: ContinuousClock.Instant) async {
+        while exit.state.withLock({ $0.openPipes > 0 }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
 
     /// Sends SIGTERM now; a reaper off the cooperative pool sends SIGKILL if the process still
-    /// runs 2 s later and collects it. Returns at once: tests call this from `defer` and `deinit`
-    /// inside async code, where a blocking wait would hold one of the pool's few threads (2 on a
-    /// 2-core machine) and stall every other test meanwhile. Use ``waitForExit(timeout:)`` to
-    /// know the process has ended.
+    /// runs 2 s later. Returns at once: tests call this from `defer` and `deinit` inside async
+    /// code, where a blocking wait would hold one of the pool's few threads (2 on a 2-core
+    /// machine) and stall every other test meanwhile. Use ``waitForExit(timeout:)`` to know the
+    /// process has ended.
     public func terminate() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let process = self.process
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        let (pid, exit) = (self.pid, self.exit)
         Self.reaper.async {
             let deadline = Date().addingTimeInterval(2)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            while exit.state.withLock({ $0.status == nil }) && Date() < deadline { usleep(10_000) }
+            if exit.state.withLock({ $0.status == nil }) { kill(pid, SIGKILL) }
         }
     }
 
-    /// Where terminated processes are waited for (never the cooperative pool).
+    /// Where terminated processes are watched (never the cooperative pool).
     private static let reaper = DispatchQueue(label: "nearby.tests.child-reaper", attributes: .concurrent)
 
-    /// Sends a signal (e.g. SIGINT to let a CLI shut down cleanly).
-    public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    /// Sends a signal (e.g. SIGINT to let a CLI shut down cleanly); nothing once it has exited.
+    public func signal(_ signal: Int32) {
+        guard isRunning else { return }
+        kill(pid, signal)
+    }
 
     deinit { terminate() }
 
