@@ -13,7 +13,7 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS  ?=
 
 .PHONY: all deps apt venv build release test demo bench benchmarks clean help \
-        fuzz fuzz-build fuzz-smoke fuzz-seeds soak soak-short soak-faults
+        fuzz fuzz-build fuzz-smoke fuzz-seeds soak soak-short soak-faults test-loaded
 
 all: build
 
@@ -26,6 +26,7 @@ help:
 	@echo "make fuzz        build the libFuzzer targets (Fuzz/) and run each for FUZZ_RUNS executions"
 	@echo "make soak        8 accessories at 100 Hz for SOAK_SECONDS (1 hour): counts, RSS, CPU"
 	@echo "make soak-faults 8 accessories at 100 Hz through the USB emulator, with faults injected"
+	@echo "make test-loaded the whole suite RUNS times (10) with both cores kept busy (.build/loaded)"
 
 ## Installation of what is missing ------------------------------------------------------------
 
@@ -123,6 +124,11 @@ soak-faults: deps build
 	$(PYTHON) Tests/Soak/soak.py --nearby $$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/nearby \
 	  --seconds 240 --sample-seconds 20 --warmup-seconds 60 --kit usb --fault-every 60 \
 	  --faults device-error,unplug,hook-hang,full-disk --report .build/soak-faults-report.json
+
+# The whole suite RUNS times in a row while two busy loops keep both cores busy (specs/soak.md §5).
+RUNS ?= 10
+test-loaded: deps
+	SWIFT=$(SWIFT) Tests/Soak/loaded-suite.sh $(RUNS) .build/loaded
 
 demo: deps release
 	.build/release/nearby demo --accessories 2 --speed 4
