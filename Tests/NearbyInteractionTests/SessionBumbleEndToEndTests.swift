@@ -114,7 +114,12 @@ import NIProtocol
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(resumed.count == 8, "every accessory ranges again after the links were lost: \(resumed)")
+        // What an accessory that did not come back went through (states, retries, errors).
+        let stuck = addresses.filter { resumed[$0] == nil }.map { address in
+            "\(address): states \(recorder.states(of: address).suffix(12)), retries \(recorder.retries(of: address).suffix(6)), "
+                + "errors \(recorder.errors(of: address).suffix(3)), configurations \(recorder.configurations(of: address).count)"
+        }
+        #expect(resumed.count == 8, "every accessory ranges again after the links were lost: \(resumed)\n\(stuck.joined(separator: "\n"))")
         for address in addresses {
             #expect(recorder.retries(of: address).contains { $0.reason == .linkLost(.connectionTimeout) && $0.action == .reconnect })
         }

@@ -153,8 +153,11 @@ public actor BLEHost {
                 await self.hciEventsEnded()
             }
         }
-        try await hci.execute(.reset, timeout: configuration.resetTimeout)
-        var reader = ByteReader(try await hci.execute(.readLocalVersionInformation))
+        // Every command of the start sequence gets the longer start timeout (Linux's
+        // HCI_INIT_TIMEOUT); the commands after it get commandTimeout.
+        let starting = configuration.resetTimeout
+        try await hci.execute(.reset, timeout: starting)
+        var reader = ByteReader(try await hci.execute(.readLocalVersionInformation, timeout: starting))
         guard let hciVersion = reader.u8(), let hciRevision = reader.u16(), let lmpVersion = reader.u8(),
               let manufacturer = reader.u16(), let lmpSubversion = reader.u16() else {
             throw .malformedPacket(detail: "short Read Local Version Information response")
@@ -163,24 +166,24 @@ public actor BLEHost {
         // extended scan / connect commands); controllers before 1.2 may not answer it at all.
         var supportedCommands: SupportedCommands?
         do {
-            let octets = try await hci.execute(.readLocalSupportedCommands)
+            let octets = try await hci.execute(.readLocalSupportedCommands, timeout: starting)
             supportedCommands = octets.count >= 64 ? SupportedCommands(octets: octets) : nil
         } catch .commandFailed {
             supportedCommands = nil
         }
         await hci.configureSupportedCommands(supportedCommands)
-        reader = ByteReader(try await hci.execute(.readBDADDR))
+        reader = ByteReader(try await hci.execute(.readBDADDR, timeout: starting))
         guard let publicAddress = reader.address() else { throw .malformedPacket(detail: "short Read BD_ADDR response") }
-        reader = ByteReader(try await hci.execute(.leReadLocalSupportedFeatures))
+        reader = ByteReader(try await hci.execute(.leReadLocalSupportedFeatures, timeout: starting))
         guard let featureBits = reader.u64() else { throw .malformedPacket(detail: "short LE Read Local Supported Features response") }
         let features = LEFeatures(rawValue: featureBits)
-        reader = ByteReader(try await hci.execute(.leReadBufferSize))
+        reader = ByteReader(try await hci.execute(.leReadBufferSize, timeout: starting))
         guard var packetLength = reader.u16().map(Int.init), var packetCount = reader.u8().map(Int.init) else {
             throw .malformedPacket(detail: "short LE Read Buffer Size response")
         }
         if packetLength == 0 || packetCount == 0 {
             // LE shares the BR/EDR buffers.
-            reader = ByteReader(try await hci.execute(.readBufferSize))
+            reader = ByteReader(try await hci.execute(.readBufferSize, timeout: starting))
             guard let length = reader.u16(), reader.u8() != nil, let count = reader.u16() else {
                 throw .malformedPacket(detail: "short Read Buffer Size response")
             }
@@ -188,14 +191,14 @@ public actor BLEHost {
             packetCount = Int(count)
         }
         await hci.configureACL(packetLength: packetLength, packetCount: packetCount)
-        try await hci.execute(.setEventMask(Self.eventMask))
+        try await hci.execute(.setEventMask(Self.eventMask), timeout: starting)
         let leMask = Self.leEventMask(hciVersion: hciVersion)
         do {
-            try await hci.execute(.leSetEventMask(leMask))
+            try await hci.execute(.leSetEventMask(leMask), timeout: starting)
         } catch .commandFailed(_, let status) where status == .invalidParameters && leMask != Self.leEventMask40 {
             // An old controller that rejects bits it does not know (Bumble's host falls back the same way).
             logger.info("the controller refused LE event mask 0x\(String(leMask, radix: 16)); using the Bluetooth 4.0 mask")
-            try await hci.execute(.leSetEventMask(Self.leEventMask40))
+            try await hci.execute(.leSetEventMask(Self.leEventMask40), timeout: starting)
         }
 
         var identity = security.identity
@@ -213,7 +216,7 @@ public actor BLEHost {
             guard address.randomAddressKind == .staticAddress else {
                 throw .invalidArgument(detail: "own address \(address) is not a random static address (its two top bits must be 11, e.g. C0:...)")
             }
-            try await hci.execute(.leSetRandomAddress(address))
+            try await hci.execute(.leSetRandomAddress(address), timeout: starting)
             ownAddress = address
             ownAddressType = .random
         case .public:

@@ -81,7 +81,10 @@ public struct BLEHostConfiguration: Sendable, Hashable {
 
     /// Deadline for every HCI command's answer (some controllers never answer some commands).
     public var commandTimeout: Duration
-    /// Deadline for HCI Reset (controllers may take a while to reset).
+    /// Deadline for each command while the controller starts: HCI Reset and the reads and
+    /// event masks after it (``BLEHost/start()``). Default 10 s, Linux's `HCI_INIT_TIMEOUT`:
+    /// a controller may be slow right after a reset (a USB dongle re-enumerating, a virtual
+    /// controller on a busy machine); ``commandTimeout`` applies from then on.
     public var resetTimeout: Duration
     /// The own address.
     public var ownAddress: OwnAddress
@@ -94,9 +97,9 @@ public struct BLEHostConfiguration: Sendable, Hashable {
     /// central's MTU exchange); 247 fits a 251-byte LE data PDU. Default 247.
     public var peripheralMTU: UInt16 = 247
 
-    /// Creates a configuration: 2 s command timeout, 5 s reset timeout, random static own
-    /// address, automatic command set.
-    public init(commandTimeout: Duration = .seconds(2), resetTimeout: Duration = .seconds(5),
+    /// Creates a configuration: 2 s command timeout (Linux's `HCI_CMD_TIMEOUT`), 10 s for each
+    /// command of the start sequence, random static own address, automatic command set.
+    public init(commandTimeout: Duration = .seconds(2), resetTimeout: Duration = .seconds(10),
                 ownAddress: OwnAddress = .randomStatic(nil), commandSet: CommandSet = .automatic) {
         self.commandTimeout = commandTimeout
         self.resetTimeout = resetTimeout
