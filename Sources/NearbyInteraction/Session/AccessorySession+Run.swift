@@ -294,16 +294,30 @@ extension AccessorySession {
             throw .reconnect(.notNearby)
         }
         setState(.connecting(attempt: attempts))
-        do {
-            try await channel.reconnect(timeout: configuration.reconnectTimeout)
-        } catch {
-            if Task.isCancelled { throw .stop }
-            if case .notReady = error {
-                throw .fatal(AccessorySessionError(
-                    .dataChannel, accessory: identity.description, reason: "the data channel was closed: \(error)",
-                    bluetoothError: error))
+        // The controller makes one connection attempt at a time: when every link drops at once,
+        // every session reconnects at once and all but one find the host busy. Waiting for our
+        // turn is not a failed try (it used to use up the tries of one session in eight);
+        // only a host busy for longer than three reconnect timeouts counts as one.
+        let clock = ContinuousClock()
+        let waitingSince = clock.now
+        while true {
+            do {
+                try await channel.reconnect(timeout: configuration.reconnectTimeout)
+                break
+            } catch {
+                if Task.isCancelled { throw .stop }
+                if case .notReady = error {
+                    throw .fatal(AccessorySessionError(
+                        .dataChannel, accessory: identity.description, reason: "the data channel was closed: \(error)",
+                        bluetoothError: error))
+                }
+                if case .busy = error, clock.now - waitingSince < configuration.reconnectTimeout * 3 {
+                    logger.debug("the controller is connecting to another accessory; waiting for our turn")
+                    try await sleep(for: .milliseconds(Int.random(in: 50...150)))
+                    continue
+                }
+                throw .reconnect(.reconnectFailed("\(error)"))
             }
-            throw .reconnect(.reconnectFailed("\(error)"))
         }
         linkUp = true
         logger.info("data channel reconnected")
