@@ -103,12 +103,8 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
         let role = AccessoryRoleSettings(file: configuration.accessory, keyByteOrder: settings.session.planning.keyByteOrder)
         let hci = try HCITransportSpec(parsing: configuration.transports.hci ?? "hci:0")
         let uwbSpec = try configuration.transports.uwb.map(UWBClientSetup.spec)
-        let uciCapture = try uciLog.open(interface: uwbSpec?.description ?? "uwb")
-        let hciCapture = try hciLog.open()
-        defer {
-            CaptureReport.finish("--uci-log", uciCapture?.file)
-            CaptureReport.finish("--hci-log", hciCapture?.file)
-        }
+        let captures = try CaptureFiles(uci: uciLog, hci: hciLog, interface: uwbSpec?.description ?? "uwb")
+        defer { captures.finish() }
         let store = storeOptions.open()
         let logger = Logger(label: "nearby")
         let web = try await options.web.start(source: "accessory", configuration: configuration)
@@ -118,7 +114,7 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
                 uwb: uwbSpec, hci: hci, role: role,
                 addresses: UWBAddressStore(besideStore: store.path),
                 host: BLEHostConfiguration(commandSet: configuration.transports.hciLegacy == true ? .legacy : .automatic),
-                security: store.securityContext(), settings: settings, uciCapture: uciCapture, hciCapture: hciCapture, logger: logger)
+                security: store.securityContext(), settings: settings, uciCapture: captures.uci, hciCapture: captures.hci, logger: logger)
         } catch {
             Console.error("error: \(error)")
             throw ExitCode(1)

@@ -46,3 +46,25 @@ struct HCILogOptions: ParsableArguments {
         try CaptureReport.hci(path, maximumMiB: maximumMiB)
     }
 }
+
+/// The `--uci-log` and `--hci-log` captures of a command that opens both a dev kit and a
+/// controller; `finish()` reports packets a capture could not write.
+struct CaptureFiles {
+    /// The UCI capture, `nil` without `--uci-log`.
+    let uci: UCICaptureLog?
+    /// The HCI capture, `nil` without `--hci-log`.
+    let hci: HCICaptureLog?
+
+    /// Creates both captures, or throws (exit 1) saying which one cannot be written and why.
+    /// - Parameter interface: the kit's name written into the pcapng interface block.
+    init(uci: UCILogOptions, hci: HCILogOptions, interface: String) throws {
+        self.uci = try uci.open(interface: interface)
+        self.hci = try hci.open()
+    }
+
+    /// Closes both captures, saying on stderr if packets were missing from either.
+    func finish() {
+        CaptureReport.finish("--uci-log", uci?.file)
+        CaptureReport.finish("--hci-log", hci?.file)
+    }
+}

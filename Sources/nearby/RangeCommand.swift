@@ -96,12 +96,8 @@ struct RangeCommand: AsyncParsableCommand {
             _ = try await targets(accessories, store: store)
         }
         let uwbSpec = try configuration.transports.uwb.map(UWBClientSetup.spec)
-        let uciCapture = try uciLog.open(interface: uwbSpec?.description ?? "uwb")
-        let hciCapture = try hciLog.open()
-        defer {
-            CaptureReport.finish("--uci-log", uciCapture?.file)
-            CaptureReport.finish("--hci-log", hciCapture?.file)
-        }
+        let captures = try CaptureFiles(uci: uciLog, hci: hciLog, interface: uwbSpec?.description ?? "uwb")
+        defer { captures.finish() }
         let web = try await options.web.start(source: "range", configuration: configuration)
         let live: LiveRanging
         do {
@@ -111,8 +107,8 @@ struct RangeCommand: AsyncParsableCommand {
                 ownAddress: configuration.transports.ownAddress == "public" ? .public : .randomStatic(nil),
                 commandSet: configuration.transports.hciLegacy == true ? .legacy : .automatic)
             live = try await LiveRanging.open(
-                uwb: uwbSpec, hci: hci, host: host, security: store.securityContext(), settings: settings, uciCapture: uciCapture,
-                hciCapture: hciCapture, logger: logger)
+                uwb: uwbSpec, hci: hci, host: host, security: store.securityContext(), settings: settings, uciCapture: captures.uci,
+                hciCapture: captures.hci, logger: logger)
         } catch {
             Console.error("error: \(error)")
             throw ExitCode(1)
