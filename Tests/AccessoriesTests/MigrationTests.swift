@@ -82,7 +82,7 @@ struct MigrationTests {
         keySize: 16, authenticated: false, secureConnections: false)
 
     @Test("BlueZ keys: Secure Connections (Authenticated=3) and legacy LTKs with EDIV/Rand, both directions")
-    func parseKeys() {
+    func parseKeys() throws {
         let secure = BlueZBondDirectory.parseInfo("""
             [General]
             AddressType=public
@@ -95,11 +95,11 @@ struct MigrationTests {
             EDiv=0
             Rand=0
             """, adapter: .zero, address: BluetoothAddress("AA:BB:CC:DD:EE:01")!)
-        let bond = try? #require(secure.bond)
-        #expect(bond?.secureConnections == true && bond?.authenticated == true)
-        #expect(bond?.peerLongTermKey?.key.hexString == "0f0e0d0c0b0a09080706050403020100")
-        #expect(bond?.localLongTermKey == bond?.peerLongTermKey, "one LTK for both roles with Secure Connections")
-        #expect(bond?.peerIdentity == IdentityAddress(address: BluetoothAddress("AA:BB:CC:DD:EE:01")!, type: .public))
+        let bond = try #require(secure.bond)
+        #expect(bond.secureConnections && bond.authenticated)
+        #expect(bond.peerLongTermKey?.key.hexString == "0f0e0d0c0b0a09080706050403020100")
+        #expect(bond.localLongTermKey == bond.peerLongTermKey, "one LTK for both roles with Secure Connections")
+        #expect(bond.peerIdentity == IdentityAddress(address: BluetoothAddress("AA:BB:CC:DD:EE:01")!, type: .public))
         let legacy = BlueZBondDirectory.parseInfo("""
             [General]
             AddressType=static

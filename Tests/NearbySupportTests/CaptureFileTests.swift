@@ -24,7 +24,7 @@ import Testing
     @Test("a new file and an existing world-readable one both end up 0600, header first, records after")
     func modeAndContent() throws {
         let existing = path("old.log")
-        FileManager.default.createFile(atPath: existing, contents: Data("secret".utf8), attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(atPath: existing, contents: Data("secret".utf8), attributes: [.posixPermissions: 0o644])
         for file in [path("new.log"), existing] {
             let capture = try CaptureFile(path: file, header: [0xAA, 0xBB])
             capture.write([1, 2, 3])

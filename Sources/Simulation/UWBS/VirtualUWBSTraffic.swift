@@ -1,4 +1,4 @@
-public import UCI
+import UCI
 
 /// What one virtual UWBS sent to its host (``VirtualUWBSWorld/trafficByDevice``): the kit's own
 /// count, for load tests that check every notification arrived.
