@@ -779,6 +779,9 @@ class Emulator:
             self.boards[board.devnode] = board
             self.board = board
         kit = self.kit
+        # Said before the device exists: a client may open it at once, from umockdev's worker
+        # thread, and its claims must come after this line in the log.
+        log("plugged %s %04x:%04x at %d.%d (%s)" % (kit.name, kit.vid, kit.pid, self.bus, address, board.devnode))
         # The ioctl handler must be attached before the device exists (libusb may open it at once).
         self.testbed.attach_ioctl(board.devnode, self.handler)
         self.testbed.add_from_string(
@@ -790,7 +793,6 @@ class Emulator:
             % (board.devpath, self.bus, address, self.bus, address, board.devnode, kit.vid, kit.pid,
                self.bus, address, kit.vid, kit.pid, len(kit.interfaces), kit.manufacturer, kit.product,
                kit.serial, (kit.device_descriptor + kit.config_descriptor).hex()))
-        log("plugged %s %04x:%04x at %d.%d (%s)" % (kit.name, kit.vid, kit.pid, self.bus, address, board.devnode))
 
     def unplug(self):
         with self.main_turn():
