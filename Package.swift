@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "NIProtocol", targets: ["NIProtocol"]),
         .library(name: "UWBDevice", targets: ["UWBDevice"]),
         .library(name: "LowEnergy", targets: ["LowEnergy"]),
+        .library(name: "BlueZ", targets: ["BlueZ"]),
         .library(name: "Accessories", targets: ["Accessories"]),
         .library(name: "NearbyInteraction", targets: ["NearbyInteraction"]),
         .library(name: "Simulation", targets: ["Simulation"]),
@@ -55,6 +56,9 @@ let package = Package(
         .systemLibrary(
             name: "CMosquitto", pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(
+            name: "CSDBus", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
 
         // Pure modules: no I/O, no Foundation, no C modules, no actors (PurityTests).
         .target(name: "NearbyBase", swiftSettings: swiftSettings),
@@ -80,6 +84,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings),
+        // The BlueZ backend: bluetoothd over D-Bus (sd-bus), behind LowEnergy's central and
+        // peripheral seams (specs/ble-bluez.md).
+        .target(
+            name: "BlueZ",
+            dependencies: ["CSDBus", "LowEnergy", "NearbyBase", "NearbySupport", logging],
             swiftSettings: swiftSettings),
         .target(
             name: "Accessories",
@@ -124,7 +134,7 @@ let package = Package(
         .target(
             name: "NearbyRuntime",
             dependencies: [
-                "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
+                "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "BlueZ", "Accessories", "NearbyInteraction",
                 "Simulation", "Hooks", "NearbyConfig", "NearbyBase", "NearbySupport", logging,
             ],
             swiftSettings: swiftSettings),
@@ -163,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "nearby",
             dependencies: [
-                "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "Accessories", "NearbyInteraction",
+                "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "BlueZ", "Accessories", "NearbyInteraction",
                 "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyWeb", "NearbyBase", "NearbySupport", "MQTT", "NearbyMQTT", "NearbyTerminal", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
@@ -185,13 +195,16 @@ let package = Package(
         .testTarget(
             name: "LowEnergyTests", dependencies: ["NearbyTestSupport", "LowEnergy", "NearbySupport", logging], swiftSettings: swiftSettings),
         .testTarget(
+            name: "BlueZTests", dependencies: ["NearbyTestSupport", "BlueZ", "LowEnergy", "NearbySupport", logging],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "AccessoriesTests", dependencies: ["NearbyTestSupport", "Accessories", "LowEnergy", "NearbySupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyInteractionTests",
             dependencies: [
                 "NearbyTestSupport", "NearbyInteraction", "NIProtocol", "Simulation", "UWBDevice", "UCI", "Ranging", "LowEnergy",
-                "Accessories", "NearbySupport", logging,
+                "BlueZ", "Accessories", "NearbySupport", logging,
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -45,9 +45,11 @@ public struct TransportValidators: Sendable {
     /// Scheme-only checks: `hci:`, `tcp:`, `serial:` for `hci`; `usb:`, `serial:`, `tcp:`, `sim` for `uwb`.
     public static let syntax = TransportValidators(
         hci: { spec in
+            let lowered = spec.lowercased()
+            if lowered == "bluez" || lowered == "auto" { return nil }
             let scheme = spec.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-            guard spec.contains(":"), ["hci", "tcp", "serial"].contains(scheme), spec.count > scheme.count + 1 else {
-                return "'\(spec)' is not a controller; write hci:N (e.g. hci:0), tcp:HOST:PORT or serial:PATH[@BAUD][,rtscts]"
+            guard spec.contains(":"), ["hci", "tcp", "serial", "bluez"].contains(scheme), spec.count > scheme.count + 1 else {
+                return "'\(spec)' is not a controller; write bluez[:hciN], hci:N (e.g. hci:0), tcp:HOST:PORT or serial:PATH[@BAUD][,rtscts]"
             }
             return nil
         },

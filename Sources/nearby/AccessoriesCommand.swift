@@ -1,7 +1,9 @@
 import Accessories
 import ArgumentParser
 import Foundation
+import Logging
 import LowEnergy
+import NearbyRuntime
 import NearbyConfig
 import NearbyMQTT
 import NearbyTerminal
@@ -69,7 +71,8 @@ struct AccessoriesRenameCommand: AsyncParsableCommand {
 
 /// `nearby accessories forget ACCESSORY`.
 struct AccessoriesForgetCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "forget", abstract: "Remove an accessory from the store.")
+    static let configuration = CommandConfiguration(
+        commandName: "forget", abstract: "Remove an accessory from the store (and from BlueZ when BlueZ keeps its bond).")
 
     @Argument(help: "The accessory: id, id prefix, address or name.")
     var accessory: String
@@ -85,6 +88,15 @@ struct AccessoriesForgetCommand: AsyncParsableCommand {
         let setup = try mqtt.setup(mqttSettings, configPath: configOptions.path, role: .forget, notes: { Console.error($0) })
         let record = try await NearbyExit.onError { try await store.forget(accessory) }
         Console.out(json ? AccessoryJSON.line(record) : "forgot \(record)")
+        if record.bondHolder == .bluez {
+            // Its bond lives in BlueZ: remove the device there too (its keys go with it).
+            switch await BluetoothBackends.removeFromBlueZ(record.address, adapter: nil, logger: Logger(label: "nearby.bluez")) {
+            case .success(true): if !json { Console.out("removed \(record.address) from BlueZ (its bond there too)") }
+            case .success(false): if !json { Console.out("BlueZ no longer knew \(record.address)") }
+            case .failure(let error):
+                Console.error("warning: \(record.address) could not be removed from BlueZ: \(error); remove it with `bluetoothctl remove \(record.address)`")
+            }
+        }
         // With MQTT: its Home Assistant entities and retained state go too (specs/mqtt.md).
         guard let setup else { return }
         let (removed, message) = await setup.forgetAccessory(record.id)

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import LowEnergy
+import NearbyRuntime
 import NearbyTerminal
 
 /// The discovery-descriptor flags `nearby scan` and `nearby setup` share (the name substring
@@ -68,18 +69,21 @@ struct DescriptorOptions: ParsableArguments {
     }
 }
 
-/// `--hci SPEC`: the Bluetooth controller.
+/// `--hci SPEC`: the Bluetooth backend: BlueZ (sharing the adapter) or this program's own host
+/// on a controller.
 struct HCIOptions: ParsableArguments {
-    @Option(name: .long, help: "The Bluetooth controller: hci:N (kernel adapter, needs CAP_NET_ADMIN), tcp:HOST:PORT or serial:PATH[@BAUD].")
-    var hci = "hci:0"
+    @Option(name: .long, help: ArgumentHelp(
+        "Bluetooth: bluez[:hciN] (bluetoothd over D-Bus, the adapter stays shared), hci:N (this program's own host on the HCI user channel, needs CAP_NET_ADMIN and the adapter powered off in BlueZ), tcp:HOST:PORT or serial:PATH[@BAUD]. Default: bluez when bluetoothd owns a powered adapter, else hci:0 (nearby doctor says which).",
+        valueName: "spec"))
+    var hci: String?
 
     @Flag(name: .long, help: "Log HCI and host activity on standard error (--log-level debug).")
     var verbose = false
 
-    @Flag(name: .customLong("hci-legacy"), help: "Use the legacy (Bluetooth 4.x) scan and connect commands, for Bluetooth 5 controllers that refuse the extended ones.")
+    @Flag(name: .customLong("hci-legacy"), help: "Use the legacy (Bluetooth 4.x) scan and connect commands, for Bluetooth 5 controllers that refuse the extended ones (own host only).")
     var hciLegacy = false
 
-    @Option(name: .customLong("own-address"), help: "The own BLE address: random (a static address generated once per controller and stored, the default) or public (the controller's).")
+    @Option(name: .customLong("own-address"), help: "The own BLE address: random (a static address generated once per controller and stored, the default) or public (the controller's). Own host only: BlueZ chooses its own.")
     var ownAddress: OwnAddressArgument = .random
 
     @OptionGroup var hciLog: HCILogOptions
@@ -97,38 +101,63 @@ struct HCIOptions: ParsableArguments {
         return Logger(label: label)
     }
 
-    /// The parsed spec.
-    func spec() throws -> HCITransportSpec {
-        do {
-            return try HCITransportSpec(parsing: hci)
-        } catch {
-            throw ValidationError(error.description)
+    /// Checks the spec's syntax (the backend is chosen when the command runs).
+    func validate() throws {
+        if let hci, hci.lowercased() != "auto" {
+            do {
+                let spec = try BluetoothBackendSpec(parsing: hci)
+                if spec.isBlueZ, hciLog.path != nil { throw ValidationError(Self.hciLogWithBlueZ) }
+            } catch let error as BluetoothError {
+                throw ValidationError(error.description)
+            }
         }
     }
+
+    static let hciLogWithBlueZ = "--hci-log records this program's own host; through BlueZ record with btmon instead: `sudo btmon -w FILE.btsnoop`"
 
     /// The host configuration these flags describe.
     var configuration: BLEHostConfiguration {
         BLEHostConfiguration(ownAddress: ownAddress == .public ? .public : .randomStatic(nil), commandSet: hciLegacy ? .legacy : .automatic)
     }
 
-    /// Opens and starts the host, or prints why not and exits 1.
+    /// The backend: `--hci`, else the automatic choice (BlueZ when bluetoothd owns a powered adapter).
+    func choice() async throws -> BluetoothBackends.Choice {
+        do {
+            return try await BluetoothBackends.resolve(hci)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Opens the central, or prints why not and exits 1.
     /// - Parameter security: bonds and identity (from the accessory store), pairing policy and
     ///   prompts; default: nothing stored.
-    /// - Returns: the host and its `--hci-log` capture (`nil` without the flag): pass it to
-    ///   `CaptureReport.finish` once the host is closed.
-    func openHost(security: SecurityContext = SecurityContext()) async throws -> (host: BLEHost, capture: HCICaptureLog?) {
-        let spec = try spec()
+    /// - Returns: the central, its `--hci-log` capture (`nil` without the flag): pass it to
+    ///   `CaptureReport.finish` once the central is closed; and the backend's name for messages.
+    func openCentral(security: SecurityContext = SecurityContext()) async throws
+        -> (central: any BLECentral, capture: HCICaptureLog?, choice: BluetoothBackends.Choice) {
+        let choice = try await choice()
+        if choice.spec.isBlueZ, hciLog.path != nil { throw ValidationError(Self.hciLogWithBlueZ) }
         let logger = logger("nearby.ble")
+        if hci == nil { logger.info("Bluetooth: \(choice)") }
         let capture = try hciLog.open()
         do {
-            let host = try await NearbyExit.onError {
-                try await BLEHost.open(spec, configuration: configuration, security: security, capture: capture, logger: logger)
+            let central = try await NearbyExit.onError {
+                try await BluetoothBackends.openCentral(choice.spec, host: configuration, security: security, capture: capture, logger: logger)
             }
-            return (host, capture)
+            return (central, capture, choice)
         } catch {
             CaptureReport.finish("--hci-log", capture?.file)
             throw error
         }
+    }
+}
+
+extension BLECentral {
+    /// What to print as the controller: the spec as given for this program's own host
+    /// (`tcp:127.0.0.1:5000`), `bluez (hci0)` for BlueZ.
+    func shownName(_ choice: BluetoothBackends.Choice) -> String {
+        choice.spec.isBlueZ ? backendName : choice.spec.description
     }
 }
 

@@ -29,12 +29,12 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
             to each phone).
 
             Example:
-              nearby accessory --hci hci:0 --uwb usb:1915:520f --name "front door" \\
+              nearby accessory --hci bluez --uwb usb:1915:520f --name "front door" \\
                 --on-enter near -- /usr/bin/loginctl unlock-sessions
             """
     )
 
-    @Option(help: ArgumentHelp("The BLE controller: hci:N, tcp:HOST:PORT or serial:PATH[@BAUD] (default: the config file's, else hci:0).", valueName: "spec"))
+    @Option(help: ArgumentHelp("Bluetooth: bluez[:hciN] (bluetoothd, the adapter stays shared; one phone at a time), hci:N, tcp:HOST:PORT or serial:PATH[@BAUD] (default: the config file's, else bluez when bluetoothd owns a powered adapter, else hci:0).", valueName: "spec"))
     var hci: String?
 
     @Flag(name: .customLong("hci-legacy"), help: "Use the legacy (Bluetooth 4.x) advertising commands (config: transports.hci_legacy).")
@@ -101,7 +101,8 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
         configuration.accessory = configuration.accessory.overridden(by: try roleOverlay())
         let settings = try options.runSettings(configuration)
         let role = AccessoryRoleSettings(file: configuration.accessory, keyByteOrder: settings.session.planning.keyByteOrder)
-        let hci = try HCITransportSpec(parsing: configuration.transports.hci ?? "hci:0")
+        let hci = try await BluetoothBackends.resolve(configuration.transports.hci).spec
+        if hci.isBlueZ, hciLog.path != nil { throw ValidationError(HCIOptions.hciLogWithBlueZ) }
         let uwbSpec = try configuration.transports.uwb.map(UWBClientSetup.spec)
         let captures = try CaptureFiles(uci: uciLog, hci: hciLog, interface: uwbSpec?.description ?? "uwb")
         defer { captures.finish() }
@@ -121,7 +122,7 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
         }
         let session = TerminalRun(source: live, json: configuration.output.json ?? false, zones: settings.zones, stop: { await web?.stop() })
         if let web { session.screen.note(web.announcement) }
-        let own = await live.host.ownAddress.map(\.description) ?? "?"
+        let own = await live.peripheral.advertisedAddress().map(\.description) ?? "?"
         session.screen.note(
             "accessory \"\(role.name)\" advertising \(role.dataChannels[0].name) as \(own), UWB MAC \(UCIMACAddress.short(live.profile.address)), "
                 + "\(role.role); waiting for phones (Ctrl-C stops)")

@@ -5,16 +5,18 @@ import NearbyRuntime
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check USB access to UWB kits, serial ports, kernel Bluetooth, the HCI user channel, bluetoothd and the config file.",
+        abstract: "Check USB access to UWB kits, serial ports, which Bluetooth backend is used and why, BlueZ or the HCI user channel, and the config file.",
         discussion: """
             Prints one finding per line (ok, info, warning, error) with a fix for each problem. Exits 0 if \
-            nothing blocks ranging, 1 if something does (an error finding). Changes nothing: the HCI user \
-            channel of the selected adapter is opened and closed at once to see whether it can be.
+            nothing blocks ranging, 1 if something does (an error finding). The backend finding says whether \
+            nearby shares the adapter through BlueZ (bluetoothd owns a powered adapter) or uses its own host \
+            (hci:N, tcp:, serial:), and why. Changes nothing: the HCI user channel of the selected adapter is \
+            opened and closed at once to see whether it can be; bluetoothd is only asked for its objects.
             """)
 
     @Option(
         name: .customLong("hci"),
-        help: ArgumentHelp("The controller to check: hci:N, tcp:HOST:PORT or serial:PATH (default: the config file's transports.hci, else hci:0).", valueName: "spec"))
+        help: ArgumentHelp("The backend to check: bluez[:hciN], hci:N, tcp:HOST:PORT or serial:PATH (default: the config file's transports.hci, else the automatic choice).", valueName: "spec"))
     var hci: String?
 
     @Option(

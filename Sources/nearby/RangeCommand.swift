@@ -38,7 +38,7 @@ struct RangeCommand: AsyncParsableCommand {
             (the event reaches the command in NEARBY_* environment variables only).
 
             Example:
-              nearby range "Kitchen tag" --hci hci:0 --uwb usb:1915:520f --zones 1.5,3
+              nearby range "Kitchen tag" --hci bluez --uwb usb:1915:520f --zones 1.5,3
             """
     )
 
@@ -48,7 +48,7 @@ struct RangeCommand: AsyncParsableCommand {
     @Flag(help: "Range with every set-up accessory (if none is set up: every accessory advertising an NI data channel).")
     var all = false
 
-    @Option(help: ArgumentHelp("The BLE controller: hci:N, tcp:HOST:PORT or serial:PATH[@BAUD] (default: the config file's, else hci:0).", valueName: "spec"))
+    @Option(help: ArgumentHelp("Bluetooth: bluez[:hciN] (bluetoothd, the adapter stays shared), hci:N, tcp:HOST:PORT or serial:PATH[@BAUD] (default: the config file's, else bluez when bluetoothd owns a powered adapter, else hci:0).", valueName: "spec"))
     var hci: String?
 
     @Flag(name: .customLong("hci-legacy"), help: "Use the legacy (Bluetooth 4.x) scan and connect commands (config: transports.hci_legacy).")
@@ -88,7 +88,9 @@ struct RangeCommand: AsyncParsableCommand {
             transports: TransportSettings(hci: hci, uwb: uwb, hciLegacy: hciLegacy ? true : nil, ownAddress: ownAddress?.rawValue),
             hookCommand: HookCommandLine.command)
         let settings = try options.runSettings(configuration)
-        let hci = try HCITransportSpec(parsing: configuration.transports.hci ?? "hci:0")
+        let choice = try await BluetoothBackends.resolve(configuration.transports.hci)
+        let hci = choice.spec
+        if hci.isBlueZ, hciLog.path != nil { throw ValidationError(HCIOptions.hciLogWithBlueZ) }
         let logger = Logger(label: "nearby")
         let store = storeOptions.open()
         if !all {

@@ -1,6 +1,7 @@
 import Accessories
 import ArgumentParser
 import LowEnergy
+import NearbyRuntime
 import NearbyTerminal
 
 /// `nearby scan`: BLE advertisements, filtered by a discovery descriptor.
@@ -19,6 +20,7 @@ struct ScanCommand: AsyncParsableCommand {
 
             Examples:
               nearby scan --hci tcp:127.0.0.1:5000 --duration 5
+              nearby scan --hci bluez --duration 5
               nearby scan --service 6E400001-B5A3-F393-E0A9-E50E24DCCA9E --name tag --ignore-case
               nearby scan --company 0x004C --manufacturer-data 0a0b/ff0f --json
             """
@@ -34,26 +36,25 @@ struct ScanCommand: AsyncParsableCommand {
     @OptionGroup var hciOptions: HCIOptions
 
     func validate() throws {
-        _ = try hciOptions.spec()
         _ = try descriptorOptions.filter(name: name)
         if let duration, !(duration > 0) { throw ValidationError("--duration must be more than 0 seconds, got \(duration)") }
     }
 
     func run() async throws {
         let filter = try descriptorOptions.filter(name: name)
-        let (host, capture) = try await hciOptions.openHost()
+        let (central, capture, choice) = try await hciOptions.openCentral()
         defer { CaptureReport.finish("--hci-log", capture?.file) }
         let advertisements: AsyncStream<Advertisement>
         do {
-            advertisements = try await host.scan()
+            advertisements = try await central.scan(ScanParameters())
         } catch {
             Console.error("error: \(error)")
-            await host.close()
+            await central.close()
             throw ExitCode(1)
         }
-        Console.error("scanning on \(hciOptions.hci)\(filter)" + (duration.map { " for \(Self.seconds($0))" } ?? "; Ctrl-C stops"))
-        await ScanPrinter.run(advertisements, filter: filter, json: json, duration: duration, stop: { await host.stopScanning() })
-        await host.close()
+        Console.error("scanning on \(central.shownName(choice))\(filter)" + (duration.map { " for \(Self.seconds($0))" } ?? "; Ctrl-C stops"))
+        await ScanPrinter.run(advertisements, filter: filter, json: json, duration: duration, stop: { await central.stopScanning() })
+        await central.close()
     }
 
     static func seconds(_ value: Double) -> String {

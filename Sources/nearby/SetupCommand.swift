@@ -1,7 +1,9 @@
 import Accessories
 import ArgumentParser
+import BlueZ
 import Foundation
 import LowEnergy
+import NearbyRuntime
 import NearbyTerminal
 
 /// `nearby setup`: pick an accessory from a live list and store it.
@@ -32,6 +34,7 @@ struct SetupCommand: AsyncParsableCommand {
               nearby setup --service 6E400001-B5A3-F393-E0A9-E50E24DCCA9E --range immediate
               nearby setup --pair --name "Kitchen tag"
               nearby setup --repair "Kitchen tag" --passkey 123456
+              nearby setup --hci bluez --pair --pick first --confirm
             """
     )
 
@@ -53,7 +56,6 @@ struct SetupCommand: AsyncParsableCommand {
     @OptionGroup var hciOptions: HCIOptions
 
     func validate() throws {
-        _ = try hciOptions.spec()
         _ = try items()
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds, got \(timeout)") }
         if !(connectTimeout > 0) { throw ValidationError("--connect-timeout must be more than 0 seconds, got \(connectTimeout)") }
@@ -83,10 +85,20 @@ struct SetupCommand: AsyncParsableCommand {
             items = [try record.displayItem]
         }
         let security = store.securityContext(configuration: pairingOptions.delegate.securityConfiguration, delegate: pairingOptions.delegate)
-        let (host, capture) = try await hciOptions.openHost(security: security)
+        let (central, capture, choice) = try await hciOptions.openCentral(security: security)
         defer { CaptureReport.finish("--hci-log", capture?.file) }
         let logger = hciOptions.logger("nearby.accessories")
-        var setup = AccessorySetup(host: host, items: items, store: store,
+        if let repair = pairingOptions.repair, let blueZ = central as? BlueZCentral, let address = BluetoothAddress(pick ?? "") {
+            // BlueZ keeps the old bond: remove the device, or Pair answers AlreadyExists.
+            do {
+                if try await blueZ.removeDevice(address) { Console.error("removed \(repair) from BlueZ (its bond there)") }
+            } catch {
+                Console.error("error: \(error)")
+                await central.close()
+                throw ExitCode(1)
+            }
+        }
+        var setup = AccessorySetup(central: central, items: items, store: store,
                                    connectTimeout: .milliseconds(Int(connectTimeout * 1000)), logger: logger)
         // Setting a stored accessory up again keeps the name it was given unless --name says another.
         setup.whenStored = name == nil || pairingOptions.repair != nil ? .refresh : .update
@@ -95,7 +107,7 @@ struct SetupCommand: AsyncParsableCommand {
         let run = setup
         let limit = pick != nil ? timeout ?? 30 : timeout
         Console.error("looking for " + items.map { $0.descriptor.description }.joined(separator: " or ")
-            + " on \(hciOptions.hci)" + (limit.map { " for up to \(ScanCommand.seconds($0))" } ?? ""))
+            + " on \(central.shownName(choice))" + (limit.map { " for up to \(ScanCommand.seconds($0))" } ?? ""))
         let outcome = await cancellingOnSignal {
             let candidate = try await run.choose(timeout: limit.map { .milliseconds(Int($0 * 1000)) }, chooser: chooser)
             chooser.finish()
@@ -103,7 +115,7 @@ struct SetupCommand: AsyncParsableCommand {
             return try await run.setUp(candidate)
         }
         chooser.finish()
-        await host.close()
+        await central.close()
         switch outcome {
         case .success(let result):
             if json { Console.out(AccessoryJSON.line(result.record)) }

@@ -89,7 +89,7 @@ struct BumbleAccessoryTests {
         let host = try await Self.host(peer)
         let item = DisplayItem(name: "Kitchen tag", descriptor: try DiscoveryDescriptor(serviceUUID: DataChannelService.nordicUART.service),
                                imagePath: "/usr/share/icons/tag.png")
-        let setup = AccessorySetup(host: host, items: [item], store: store, logger: Self.logger)
+        let setup = AccessorySetup(central: host, items: [item], store: store, logger: Self.logger)
         let result = try await setup.run(timeout: .seconds(30), chooser: ScriptedChooser(.first))
         await host.close()
         let record = result.record
@@ -135,7 +135,7 @@ struct BumbleAccessoryTests {
         defer { directory.remove() }
         let host = try await Self.host(peer)
         let setup = AccessorySetup(
-            host: host, items: [DisplayItem(name: "", descriptor: try DiscoveryDescriptor(serviceUUID: DataChannelService.nordicUART.service))],
+            central: host, items: [DisplayItem(name: "", descriptor: try DiscoveryDescriptor(serviceUUID: DataChannelService.nordicUART.service))],
             store: AccessoryStore(path: directory.file("accessories.json")), logger: Self.logger)
         let candidate = try await setup.choose(timeout: .seconds(30), chooser: KeyboardChooser())
         // First heard is listed first; which one that is depends on timing, the pick is the other one.
@@ -154,7 +154,7 @@ struct BumbleAccessoryTests {
         defer { directory.remove() }
         let store = AccessoryStore(path: directory.file("accessories.json"))
         let host = try await Self.host(peer)
-        let setup = AccessorySetup(host: host, items: [DisplayItem(name: "Tag", descriptor: try DiscoveryDescriptor(serviceUUID: BluetoothUUID(0xFE9A)))],
+        let setup = AccessorySetup(central: host, items: [DisplayItem(name: "Tag", descriptor: try DiscoveryDescriptor(serviceUUID: BluetoothUUID(0xFE9A)))],
                                    store: store, logger: Self.logger)
         do {
             _ = try await setup.run(timeout: .seconds(30), chooser: ScriptedChooser(.first))
@@ -184,13 +184,13 @@ struct BumbleAccessoryTests {
         defer { directory.remove() }
         let host = try await Self.host(peer)
         let item = DisplayItem(name: "Tag", descriptor: try DiscoveryDescriptor(serviceUUID: DataChannelService.qorvoNI.service))
-        let setup = AccessorySetup(host: host, items: [item], store: AccessoryStore(path: directory.file("a.json")), logger: Self.logger)
+        let setup = AccessorySetup(central: host, items: [item], store: AccessoryStore(path: directory.file("a.json")), logger: Self.logger)
         await #expect(throws: AccessorySetupError.nothingFound(items: [item], timeout: .seconds(2))) {
             try await setup.run(timeout: .seconds(2), chooser: ScriptedChooser(.first))
         }
         // Found, but the pick designates nobody.
         let nus = DisplayItem(name: "Tag", descriptor: try DiscoveryDescriptor(serviceUUID: DataChannelService.nordicUART.service))
-        let other = AccessorySetup(host: host, items: [nus], store: AccessoryStore(path: directory.file("a.json")), logger: Self.logger)
+        let other = AccessorySetup(central: host, items: [nus], store: AccessoryStore(path: directory.file("a.json")), logger: Self.logger)
         do {
             _ = try await other.run(timeout: .seconds(2), chooser: ScriptedChooser(.name("garage")))
             Issue.record("picked something")
@@ -208,7 +208,7 @@ struct BumbleAccessoryTests {
         let peer = try await BumblePeerProcess()
         defer { peer.stop() }
         let host = try await Self.host(peer)
-        let monitor = AdvertisingMonitor(host: host, window: .seconds(5), listen: .milliseconds(800), logger: Self.logger)
+        let monitor = AdvertisingMonitor(central: host, window: .seconds(5), listen: .milliseconds(800), logger: Self.logger)
         let accessory = try #require(BluetoothAddress("F0:F1:F2:F3:F4:F5"))
         let nobody = try #require(BluetoothAddress("C0:00:00:00:00:01"))
         #expect(await monitor.lastHeard(accessory) == nil)
@@ -250,7 +250,7 @@ struct BumbleAccessoryTests {
         let host = try await BLEHost.open(.tcp(host: "127.0.0.1", port: UInt16(peer.port)),
                                           configuration: BLEHostConfiguration(commandTimeout: .seconds(5)),
                                           security: SecurityContext(bonds: bonds), logger: Self.logger)
-        let monitor = AdvertisingMonitor(host: host, window: .seconds(5), listen: .seconds(3), logger: Self.logger)
+        let monitor = AdvertisingMonitor(central: host, window: .seconds(5), listen: .seconds(3), logger: Self.logger)
         #expect(await monitor.seenRecently(identity.address), "advertising only from private addresses, found by identity")
         let rpaLine = try #require(peer.lines("RPA address=").first)
         let rpa = try #require(BluetoothAddress(String(rpaLine.dropFirst("RPA address=".count).prefix(17))))

@@ -201,7 +201,7 @@ import Testing
     @Test func transportsAreCheckedBySyntaxOrByTheGivenValidators() throws {
         let found = issues("[transports]\nhci = \"hci0\"\nuwb = \"usb\"\n")
         #expect(found.map(\.key) == ["transports.hci", "transports.uwb"])
-        #expect(found[0].message == "'hci0' is not a controller; write hci:N (e.g. hci:0), tcp:HOST:PORT or serial:PATH[@BAUD][,rtscts]")
+        #expect(found[0].message == "'hci0' is not a controller; write bluez[:hciN], hci:N (e.g. hci:0), tcp:HOST:PORT or serial:PATH[@BAUD][,rtscts]")
         let strict = TransportValidators(hci: { $0 == "hci:0" ? nil : "no" }, uwb: { _ in nil })
         let error = #expect(throws: ConfigError.self) {
             try ConfigurationFile.parse("[transports]\nhci = \"hci:1\"\n", source: "s", validators: strict)

@@ -11,12 +11,12 @@ public import Logging
 /// gone) answers `true`: when in doubt the session tries to reconnect, as without a monitor.
 ///
 /// ```swift
-/// let monitor = AdvertisingMonitor(host: host)
+/// let monitor = AdvertisingMonitor(central: host)
 /// configuration.advertisingSeenRecently = { await monitor.seenRecently(address) }
 /// ```
 public actor AdvertisingMonitor {
-    /// The started host that scans.
-    public let host: BLEHost
+    /// The central that scans (this program's own host or BlueZ).
+    public let central: any BLECentral
     /// How old a sighting may be and still count (default 5 s).
     public let window: Duration
     /// How long a check listens when the address was not heard within ``window`` (default 2 s).
@@ -28,9 +28,9 @@ public actor AdvertisingMonitor {
     /// - Parameters:
     ///   - window: how old a sighting may be and still count.
     ///   - listen: how long to scan for an address not heard within `window`.
-    public init(host: BLEHost, window: Duration = .seconds(5), listen: Duration = .seconds(2),
+    public init(central: any BLECentral, window: Duration = .seconds(5), listen: Duration = .seconds(2),
                 logger: Logger = Logger(label: "nearby.accessories")) {
-        self.host = host
+        self.central = central
         self.window = window
         self.listen = listen
         self.logger = logger
@@ -55,7 +55,7 @@ public actor AdvertisingMonitor {
         if let last = lastHeardTimes[address], last.duration(to: .now) <= window { return true }
         let stream: AsyncStream<Advertisement>
         do {
-            stream = try await host.scan(ScanParameters(active: false))
+            stream = try await central.scan(ScanParameters(active: false))
         } catch {
             logger.info("cannot scan to check whether \(address) is advertising (\(error)); assuming it may be")
             return true

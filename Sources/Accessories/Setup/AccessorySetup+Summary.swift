@@ -12,7 +12,9 @@ extension AccessorySetup.Result {
         case .alreadyStored: verb = "already stored"
         }
         var paired = ""
-        if let bond = record.bond, showingBond {
+        if case .keptByBlueZ(let summary)? = pairing, showingBond {
+            paired = ", paired (\(summary))"
+        } else if let bond = record.bond, showingBond {
             paired = ", paired (\(bond.secureConnections ? "LE Secure Connections" : "legacy pairing"), "
                 + "\(bond.authenticated ? "authenticated" : "Just Works"), \(bond.keySize)-byte key)"
         }

@@ -7,12 +7,12 @@ public import LowEnergy
 /// a known data channel, disconnect, and store it.
 ///
 /// ```swift
-/// let setup = AccessorySetup(host: host, items: [item], store: AccessoryStore())
+/// let setup = AccessorySetup(central: host, items: [item], store: AccessoryStore())
 /// let result = try await setup.run(timeout: .seconds(30), chooser: ScriptedChooser(.first))
 /// ```
 public struct AccessorySetup: Sendable {
-    /// The started BLE host (setup stops its scans before connecting).
-    public let host: BLEHost
+    /// The central: this program's own host or BlueZ (setup stops its scans before connecting).
+    public let central: any BLECentral
     /// What to offer.
     public let items: [DisplayItem]
     /// Where the accessory is stored.
@@ -28,8 +28,9 @@ public struct AccessorySetup: Sendable {
     /// How long a device stays in the list without a new advertisement.
     public var staleAfter: Duration
     /// Pair with the accessory after checking its data channel (AccessorySetupKit's
-    /// `bluetoothPairingLE`; `nearby setup --pair`): the keys are stored with the record.
-    /// Default `false`. The host's ``SecurityContext`` decides the method and asks the user.
+    /// `bluetoothPairingLE`; `nearby setup --pair`): the keys are stored with the record (own
+    /// host), or BlueZ keeps them and the record says so (``AccessoryRecord/bondHolder``).
+    /// Default `false`. The backend's ``SecurityContext`` decides the method and asks the user.
     public var pairing = false
     private let logger: Logger
 
@@ -42,17 +43,19 @@ public struct AccessorySetup: Sendable {
         /// What the store did (``AccessoryStore/AddOutcome/updated(_:previous:)`` when the
         /// address was set up before: its id is kept).
         public var outcome: AccessoryStore.AddOutcome
+        /// What pairing made, if the setup paired.
+        public var pairing: PairingOutcome? = nil
 
         /// The stored record.
         public var record: AccessoryRecord { outcome.record }
     }
 
     /// Creates a setup flow.
-    public init(host: BLEHost, items: [DisplayItem], store: AccessoryStore,
+    public init(central: any BLECentral, items: [DisplayItem], store: AccessoryStore,
                 dataChannels: [DataChannelService] = DataChannelService.known,
                 connectTimeout: Duration = .seconds(10), staleAfter: Duration = .seconds(10),
                 logger: Logger = Logger(label: "nearby.accessories")) {
-        self.host = host
+        self.central = central
         self.items = items
         self.store = store
         self.dataChannels = dataChannels
@@ -83,7 +86,7 @@ public struct AccessorySetup: Sendable {
     public func choose(timeout: Duration?, chooser: some AccessoryChooser) async throws(AccessorySetupError) -> AccessoryCandidate {
         let advertisements: AsyncStream<Advertisement>
         do {
-            advertisements = try await host.scan()
+            advertisements = try await central.scan(ScanParameters())
         } catch {
             throw .bluetooth(error)
         }
@@ -167,47 +170,58 @@ public struct AccessorySetup: Sendable {
     ///   ``AccessorySetupError/pairingFailed(address:_:)`` (nothing stored),
     ///   ``AccessorySetupError/bluetooth(_:)``, ``AccessorySetupError/store(_:)``.
     public func setUp(_ candidate: AccessoryCandidate) async throws(AccessorySetupError) -> Result {
-        await host.stopScanning()
+        await central.stopScanning()
         let address = candidate.address
-        let connection: BLEConnection
+        let link: any SetupLink
         do {
-            connection = try await host.connect(to: address, type: candidate.addressType.connectable, timeout: connectTimeout)
+            link = try await central.connectForSetup(to: address, type: candidate.addressType.connectable, timeout: connectTimeout)
         } catch {
             throw Self.mapConnect(error, address: address, timeout: connectTimeout)
         }
         logger.info("connected to \(address) for setup; looking for a data channel")
         let offered: DataChannelService?
         do {
-            offered = try await DataChannelService.offered(on: connection, among: dataChannels)
+            offered = try await link.offeredDataChannel(among: dataChannels)
         } catch {
-            _ = try? await connection.disconnect()
+            await link.disconnect()
             throw Self.mapConnect(error, address: address, timeout: connectTimeout)
         }
         guard let offered else {
-            let services = (try? await connection.gatt.discoverPrimaryServices().map(\.uuid)) ?? []
-            _ = try? await connection.disconnect()
+            let services = await link.primaryServices()
+            await link.disconnect()
             throw .noDataChannel(address: address, offered: services, known: dataChannels)
         }
-        var bond: Bond?
-        if pairing {
+        var pairing: PairingOutcome?
+        if self.pairing {
             do {
-                bond = try await connection.security.pair()
-                logger.info("paired with \(address): \(bond!)")
+                pairing = try await link.pair()
+                logger.info("paired with \(address): \(pairing!)")
             } catch {
-                _ = try? await connection.disconnect()
+                await link.disconnect()
                 throw .pairingFailed(address: address, error)
             }
         }
-        _ = try? await connection.disconnect()
-        let record = AccessoryRecord(
+        await link.disconnect()
+        var record = AccessoryRecord(
             displayName: candidate.displayName, advertisedName: candidate.advertisedName, address: address,
             addressType: candidate.addressType, descriptor: candidate.displayItem.descriptor,
             dataChannel: DataChannelReference(offered), bonding: .none, origin: .setup,
-            imagePath: candidate.displayItem.imagePath, lastSeenAt: Date(), bond: bond)
+            imagePath: candidate.displayItem.imagePath, lastSeenAt: Date())
+        switch pairing {
+        case .keys(let bond)?:
+            record.bond = bond
+            record.bonding = .bonded
+        case .keptByBlueZ(let summary)?:
+            record.bonding = .bonded
+            record.bondHolder = .bluez
+            logger.info("BlueZ keeps the bond with \(address) (\(summary))")
+        case nil:
+            break
+        }
         do {
             let outcome = try await store.add(record, ifPresent: whenStored)
             logger.info("stored \(outcome.record)")
-            return Result(candidate: candidate, dataChannel: offered, outcome: outcome)
+            return Result(candidate: candidate, dataChannel: offered, outcome: outcome, pairing: pairing)
         } catch {
             throw .store(error)
         }

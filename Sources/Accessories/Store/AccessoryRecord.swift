@@ -15,6 +15,17 @@ public enum BondingState: String, Sendable, Hashable, Codable, CustomStringConve
     public var description: String { rawValue }
 }
 
+/// Who keeps an accessory's bond when not this store.
+public enum BondHolder: String, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// bluetoothd (`nearby setup --pair` over `--hci bluez`): the keys are in
+    /// `/var/lib/bluetooth`, not in this store; `nearby accessories forget` removes the device
+    /// from BlueZ too.
+    case bluez
+
+    /// `"bluez"`.
+    public var description: String { rawValue }
+}
+
 /// How an accessory came into the store.
 public enum AccessoryOrigin: String, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Picked and checked by the setup flow (`nearby setup`).
@@ -84,6 +95,8 @@ public struct AccessoryRecord: Sendable, Hashable, Codable, Identifiable, Custom
     /// The keys from pairing (secrets: written to the store file only, never printed; other
     /// encoders get ``bonded``, `secure_connections` and `key_size` instead).
     public var bond: Bond?
+    /// Who keeps the bond when this store does not (``BondHolder/bluez``), `nil` otherwise.
+    public var bondHolder: BondHolder?
 
     /// `true` if the record holds a bond.
     public var bonded: Bool { bond != nil }
@@ -142,6 +155,7 @@ public struct AccessoryRecord: Sendable, Hashable, Codable, Identifiable, Custom
         case addedAt = "added_at"
         case lastSeenAt = "last_seen_at"
         case bond
+        case bondHolder = "bond_holder"
         case bonded
         case secureConnections = "secure_connections"
         case keySize = "key_size"
@@ -163,6 +177,7 @@ public struct AccessoryRecord: Sendable, Hashable, Codable, Identifiable, Custom
         addedAt = try container.decode(Date.self, forKey: .addedAt)
         lastSeenAt = try container.decodeIfPresent(Date.self, forKey: .lastSeenAt)
         bond = try container.decodeIfPresent(Bond.self, forKey: .bond)
+        bondHolder = try container.decodeIfPresent(BondHolder.self, forKey: .bondHolder)
     }
 
     /// Encodes the record. The keys (``bond``) are written only when the encoder's `userInfo`
@@ -182,10 +197,11 @@ public struct AccessoryRecord: Sendable, Hashable, Codable, Identifiable, Custom
         try container.encodeIfPresent(imagePath, forKey: .imagePath)
         try container.encode(addedAt, forKey: .addedAt)
         try container.encodeIfPresent(lastSeenAt, forKey: .lastSeenAt)
+        try container.encodeIfPresent(bondHolder, forKey: .bondHolder)
         if encoder.userInfo[Self.keysUserInfoKey] as? Bool == true {
             try container.encodeIfPresent(bond, forKey: .bond)
         } else {
-            try container.encode(bond != nil, forKey: .bonded)
+            try container.encode(bond != nil || bondHolder != nil, forKey: .bonded)
             if let bond {
                 try container.encode(bond.secureConnections, forKey: .secureConnections)
                 try container.encode(bond.keySize, forKey: .keySize)

@@ -68,6 +68,7 @@ extension AccessoryStore: BondStore {
         pendingBonds = pendingBonds.filter { $0.value.peerIdentity.address != record.address && $0.key.address != record.address }
         return try await update(record.id) { record in
             record.bond = nil
+            record.bondHolder = nil
             record.bonding = .none
         }
     }

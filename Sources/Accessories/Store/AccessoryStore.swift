@@ -166,6 +166,10 @@ public actor AccessoryStore {
                             updated.bond = bond
                             updated.bonding = .bonded
                         }
+                        if updated.bondHolder == nil, updated.bond == nil, previous.bondHolder != nil {
+                            updated.bondHolder = previous.bondHolder
+                            updated.bonding = .bonded
+                        }
                         records[index] = updated
                         outcome = .updated(updated, previous: previous)
                     }

@@ -71,13 +71,20 @@ public struct ScanParameters: Sendable, Hashable {
     /// Ask the controller to filter duplicates. Default `false`: every report is delivered
     /// (RSSI and data changes stay visible).
     public var controllerFiltersDuplicates: Bool
+    /// Only advertisers that list one of these service UUIDs are wanted (empty: every one). A
+    /// hint for backends that filter below the program: BlueZ's discovery filter
+    /// (`Adapter1.SetDiscoveryFilter` `UUIDs`, matched against the advertised UUID lists only,
+    /// not against Service Data). The own host ignores it; callers filter anyway.
+    public var serviceUUIDs: [BluetoothUUID]
 
     /// Creates scan parameters.
-    public init(active: Bool = true, interval: UInt16 = 0x0060, window: UInt16 = 0x0030, controllerFiltersDuplicates: Bool = false) {
+    public init(active: Bool = true, interval: UInt16 = 0x0060, window: UInt16 = 0x0030, controllerFiltersDuplicates: Bool = false,
+                serviceUUIDs: [BluetoothUUID] = []) {
         self.active = active
         self.interval = interval
         self.window = window
         self.controllerFiltersDuplicates = controllerFiltersDuplicates
+        self.serviceUUIDs = serviceUUIDs
     }
 
     var validationProblem: String? {

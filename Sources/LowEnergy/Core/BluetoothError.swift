@@ -47,13 +47,15 @@ public enum BluetoothError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidArgument(detail: String)
     /// Pairing or encryption failed (the ``SecurityError`` says why and what to do).
     indirect case security(SecurityError)
+    /// The BlueZ backend failed (the ``BlueZError`` says why and what to do).
+    case bluez(BlueZError)
 
     /// What went wrong and what to do about it.
     public var description: String {
         switch self {
         case .invalidTransportSpec(let spec, let problem):
-            return "invalid HCI transport \"\(spec)\": \(problem). Use hci:N (kernel adapter N), "
-                + "tcp:HOST:PORT (H4 over TCP) or serial:PATH[@BAUD][,rtscts] (H4 over a UART or pty)"
+            return "invalid HCI transport \"\(spec)\": \(problem). Use bluez[:hciN] (bluetoothd over D-Bus), hci:N (kernel "
+                + "adapter N through the HCI user channel), tcp:HOST:PORT (H4 over TCP) or serial:PATH[@BAUD][,rtscts] (H4 over a UART or pty)"
         case .transportOpenFailed(let transport, let operation, let code):
             return "cannot open \(transport) (\(operation): \(Self.errorText(code))): "
                 + Self.fix(transport: transport, errno: code)
@@ -95,6 +97,8 @@ public enum BluetoothError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidArgument(let detail):
             return "invalid argument: \(detail)"
         case .security(let error):
+            return "\(error)"
+        case .bluez(let error):
             return "\(error)"
         }
     }

@@ -1,3 +1,5 @@
+import NearbySupport
+
 /// A ``DataChannel`` over GATT: messages are written to the service's RX characteristic and
 /// arrive as notifications of its TX characteristic (Nordic UART, Qorvo NI; see
 /// ``DataChannelService``).

@@ -30,6 +30,9 @@ public enum SecurityError: Error, Sendable, Hashable, CustomStringConvertible {
     case hci(BluetoothError)
     /// The bond could not be stored (`detail` says why).
     case storageFailed(detail: String)
+    /// Pairing through bluetoothd failed: `Device1.Pair`'s error `name`
+    /// (`org.bluez.Error.AuthenticationFailed`, ...) and message (doc/org.bluez.Device.rst).
+    case bluez(name: String, message: String)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -70,6 +73,23 @@ public enum SecurityError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(error)"
         case .storageFailed(let detail):
             return "the bond could not be stored: \(detail); the accessory will have to be paired again next time"
+        case .bluez(let name, let message):
+            let what: String
+            switch name {
+            case "org.bluez.Error.AuthenticationFailed":
+                what = "authentication failed (a wrong passkey, a comparison the accessory rejected, or keys that do not match)"
+            case "org.bluez.Error.AuthenticationRejected":
+                what = "the accessory refused pairing"
+            case "org.bluez.Error.AuthenticationCanceled":
+                what = "pairing was cancelled (the number was not confirmed or no passkey was given: --confirm / --passkey N)"
+            case "org.bluez.Error.AuthenticationTimeout":
+                what = "pairing timed out (nobody answered)"
+            case "org.bluez.Error.ConnectionAttemptFailed":
+                what = "the connection for pairing failed"
+            default:
+                what = "bluetoothd could not pair"
+            }
+            return "pairing through BlueZ failed: \(what) [\(name)\(message.isEmpty ? "" : ": \(message)")]"
         }
     }
 }

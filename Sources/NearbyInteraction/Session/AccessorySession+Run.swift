@@ -131,12 +131,13 @@ extension AccessorySession {
 
         setState(.initializing)
         var refused: AccessorySessionError?
-        var planned: (plan: SessionPlan, arrival: ContinuousClock.Instant)?
+        var planned: (plan: SessionPlan, arrival: ContinuousClock.Instant, initialize: Duration)?
         while planned == nil {
             do throws(SessionInterrupt) {
+                let asked = ContinuousClock.now
                 let (accessoryConfiguration, arrival) = try await initialize()
                 setState(.configuring)
-                planned = (try await makePlan(for: accessoryConfiguration), arrival)
+                planned = (try await makePlan(for: accessoryConfiguration), arrival, arrival - asked)
             } catch .fatal(let error) where error.code == .invalidConfigurationData && refused == nil {
                 refused = error
                 logger.warning("\(error.reason); asking once more (initialize)")
@@ -144,7 +145,7 @@ extension AccessorySession {
                 setState(.initializing)
             }
         }
-        guard let (plan, arrival) = planned else { return }
+        guard let (plan, arrival, initializeTime) = planned else { return }
 
         // From the 0x01's arrival to configureAndStart leaving: the latency budget.
         let uwbStart = ContinuousClock.now
@@ -155,7 +156,7 @@ extension AccessorySession {
         let sending = ContinuousClock.now
         try await send(bytes, id: .configureAndStart)
         let sent = ContinuousClock.now
-        let latency = SessionLatency(total: sent - arrival, uwbConfiguration: uwbTime, send: sent - sending)
+        let latency = SessionLatency(total: sent - arrival, uwbConfiguration: uwbTime, send: sent - sending, initialize: initializeTime)
         self.plan = plan
         self.latency = latency
         accessoryConfigured = true

@@ -21,13 +21,24 @@ public struct SessionLatency: Sendable, Hashable, CustomStringConvertible {
     /// Of which: the data channel's send of configureAndStart (handing it over, and for a GATT
     /// write with response, the accessory's acknowledgement).
     public var send: Duration
+    /// Before it: from initialize (0x0A) being sent to the configuration data (0x01) arriving:
+    /// the link's round trip and the accessory's answer (`.zero` when not measured).
+    public var initialize: Duration
 
     /// Creates a measurement.
-    public init(total: Duration, uwbConfiguration: Duration, send: Duration = .zero) {
+    public init(total: Duration, uwbConfiguration: Duration, send: Duration = .zero, initialize: Duration = .zero) {
         self.total = total
         self.uwbConfiguration = uwbConfiguration
         self.send = send
+        self.initialize = initialize
     }
+
+    /// The whole configuration exchange, 0x0A sent → 0x01 arrived → 0x0B sent: ``initialize`` +
+    /// ``total``.
+    public var exchange: Duration { initialize + total }
+
+    /// Milliseconds of ``exchange``.
+    public var exchangeMilliseconds: Double { exchange.inSeconds * 1000 }
 
     /// `total - uwbConfiguration - send`: the host's own work.
     public var ownWork: Duration { total - uwbConfiguration - send }

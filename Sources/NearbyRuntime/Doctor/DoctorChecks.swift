@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+public import BlueZ
 import LowEnergy
 public import NearbyConfig
 import NearbySupport
@@ -16,15 +17,27 @@ public enum DoctorChecks {
     public static let installedRulePath = "/etc/udev/rules.d/99-nearby-uwb.rules"
 
     /// Every check, in order: the configuration file at `config` (`nil`: the default file, if
-    /// present), USB, serial ports, then Bluetooth for the controller `hci` (else the file's
-    /// `transports.hci`, else ``defaultHCI``).
-    public static func all(hci: String?, config: String?) async -> DoctorReport {
+    /// present), USB, serial ports, then Bluetooth: which backend (`hci`, else the file's
+    /// `transports.hci`, else the automatic choice: BlueZ when bluetoothd owns a powered adapter,
+    /// else ``defaultHCI``) and why, and that backend's checks.
+    public static func all(hci: String?, config: String?, bus: DBusConnection.Bus = .system) async -> DoctorReport {
         let (configFindings, configuration) = Self.config(path: config)
         var findings = configFindings
         findings += usb()
         findings += serialPorts()
-        let spec = Precedence.resolve(flag: hci, config: configuration.transports.hci, default: defaultHCI)
-        findings += await bluetooth(spec: spec)
+        let given = Precedence.resolve(flag: hci, config: configuration.transports.hci, default: nil)
+        let spec: String
+        do {
+            let choice = try await BluetoothBackends.resolve(given, bus: bus)
+            spec = choice.spec.description
+            findings.append(DoctorFinding(
+                "backend", .info, "\(choice.spec.isBlueZ ? "BlueZ (bluetoothd over D-Bus)" : "this program's own host") on \(spec): \(choice.reason)",
+                fix: given == nil && !choice.spec.isBlueZ
+                    ? "to share the adapter with the rest of the system instead, start bluetoothd with the adapter powered on (or give --hci bluez)" : nil))
+        } catch {
+            spec = given ?? defaultHCI
+        }
+        findings += await bluetooth(spec: spec, bus: bus)
         return DoctorReport(hci: spec, findings: findings)
     }
 
@@ -110,14 +123,19 @@ public enum DoctorChecks {
 
     // MARK: Bluetooth
 
-    /// Kernel Bluetooth, adapters, capability, bluetoothd and the HCI user channel of `spec`.
-    public static func bluetooth(spec text: String) async -> [DoctorFinding] {
+    /// Kernel Bluetooth, adapters, capability, bluetoothd and the HCI user channel of `spec`;
+    /// for `bluez[:hciN]`: the system bus, bluetoothd, the adapter and its power.
+    public static func bluetooth(spec text: String, bus: DBusConnection.Bus = .system) async -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
-        let spec: HCITransportSpec
+        let backend: BluetoothBackendSpec
         do {
-            spec = try HCITransportSpec(parsing: text)
+            backend = try BluetoothBackendSpec(parsing: text)
         } catch {
             return [DoctorFinding("hci", .error, "\(error)", fix: "fix --hci or transports.hci in the config file")]
+        }
+        guard case .host(let spec) = backend else {
+            if case .bluez(let adapter) = backend { return await blueZ(adapter: adapter, bus: bus) }
+            return []
         }
         var adapter: UInt16?
         if case .userChannel(let index) = spec { adapter = index }
@@ -166,7 +184,7 @@ public enum DoctorChecks {
             let index = adapter ?? 0
             findings.append(DoctorFinding(
                 "bluetoothd", .warning, "bluetoothd is running (pid \(daemon)); it keeps adapters powered and then the user channel fails with EBUSY",
-                fix: "power the adapter off for nearby: `sudo btmgmt --index \(index) power off`, or stop BlueZ: `sudo systemctl stop bluetooth`"))
+                fix: "share the adapter through BlueZ instead: --hci bluez; or power it off for nearby's own host: `sudo btmgmt --index \(index) power off`, or stop BlueZ: `sudo systemctl stop bluetooth`"))
         } else {
             findings.append(DoctorFinding("bluetoothd", .ok, "bluetoothd is not running"))
         }
@@ -183,6 +201,40 @@ public enum DoctorChecks {
             findings.append(note)
         }
         return findings
+    }
+
+    /// The BlueZ backend: the system bus, bluetoothd and its version, the adapter, its power and
+    /// whether it can serve the accessory role.
+    public static func blueZ(adapter: String?, bus: DBusConnection.Bus = .system) async -> [DoctorFinding] {
+        switch await BlueZProbe.probe(bus: bus) {
+        case .noBus(let detail):
+            return [DoctorFinding("dbus", .error, "\(BlueZError.noSystemBus(bus: "\(bus)", detail: detail))")]
+        case .notRunning:
+            return [DoctorFinding("dbus", .ok, "\(bus) is reachable"),
+                    DoctorFinding("bluetoothd", .error, "\(BlueZError.notRunning(bus: "\(bus)"))")]
+        case .accessDenied(let user, let detail):
+            return [DoctorFinding("bluetoothd", .error, "\(BlueZError.accessDenied(call: "GetManagedObjects", user: user, detail: detail))")]
+        case .failed(let detail):
+            return [DoctorFinding("bluetoothd", .error, "bluetoothd did not answer: \(detail)", fix: "check `systemctl status bluetooth`")]
+        case .running(let adapters, let version):
+            var findings = [
+                DoctorFinding("dbus", .ok, "\(bus) is reachable"),
+                DoctorFinding("bluetoothd", .ok, "bluetoothd answers\(version.map { " (BlueZ \($0))" } ?? "")"),
+            ]
+            guard let chosen = adapter.map({ name in adapters.first { $0.name == name } }) ?? adapters.first else {
+                findings.append(DoctorFinding("adapter", .error, "\(BlueZError.noAdapter(requested: adapter, available: adapters.map(\.name)))"))
+                return findings
+            }
+            if chosen.powered {
+                findings.append(DoctorFinding("adapter", .ok, "\(chosen.name) (\(chosen.address ?? "?")) is powered; nearby shares it through BlueZ"))
+            } else {
+                findings.append(DoctorFinding("adapter", .error, "\(BlueZError.poweredOff(adapter: chosen.name, blocked: chosen.blocked))"))
+            }
+            findings.append(chosen.canServe
+                ? DoctorFinding("accessory", .ok, "\(chosen.name) offers GATT applications and advertising (nearby accessory; one phone at a time through BlueZ)")
+                : DoctorFinding("accessory", .warning, "\(BlueZError.tooOld(feature: "LEAdvertisingManager1 / GattManager1", needed: "5.43", running: version?.description))"))
+            return findings
+        }
     }
 
     private static func usingNote(_ spec: HCITransportSpec) -> DoctorFinding? {

@@ -47,6 +47,7 @@ public enum RunJSON {
                     ("interval_ms", .integer(plan.hostParameters.rangingInterval)),
                     ("own_work_ms", .number(latency.ownWorkMilliseconds, decimals: 3)),
                     ("total_ms", .number(latency.totalMilliseconds, decimals: 3)),
+                    ("exchange_ms", .number(latency.exchangeMilliseconds, decimals: 3)),
                 ])
             case .retry(let retry):
                 object.merge([

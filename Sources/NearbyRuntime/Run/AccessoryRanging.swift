@@ -70,13 +70,14 @@ public struct AccessoryRoleSettings: Sendable, Hashable {
     }
 }
 
-/// The accessory role live (`nearby accessory`): the kit, the BLE controller as an advertising
-/// peripheral with the GATT server and the data channels, one ``NearbyInteraction/AccessoryRoleSession``
+/// The accessory role live (`nearby accessory`): the kit, the Bluetooth backend as an
+/// advertising peripheral serving the data channels (this program's own host with its GATT
+/// server, or BlueZ with a GATT application), one ``NearbyInteraction/AccessoryRoleSession``
 /// per connected phone on an ``NearbyInteraction/AccessoryRoleManager``; feed ``manager``'s
 /// events to a ``RangingRun`` (the phones are its "accessories": hooks get the phone's ID).
 ///
 /// ```swift
-/// let live = try await AccessoryRanging.open(uwb: nil, hci: try HCITransportSpec(parsing: "hci:0"),
+/// let live = try await AccessoryRanging.open(uwb: nil, hci: .bluez(adapter: nil),
 ///                                            role: AccessoryRoleSettings(name: "door"), settings: settings)
 /// let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
 /// let consumer = Task { await run.consume(live.manager.events, droppedUpdates: { live.manager.droppedUpdates }) }
@@ -86,52 +87,40 @@ public struct AccessoryRoleSettings: Sendable, Hashable {
 public final class AccessoryRanging: Sendable {
     /// The kit's UCI client (open).
     public let client: UCIClient
-    /// The BLE host (open, advertising).
-    public let host: BLEHost
+    /// The peripheral (serving, advertising).
+    public let peripheral: any BLEPeripheral
     /// The phones' sessions.
     public let manager: AccessoryRoleManager
-    /// The advertiser.
-    public let advertiser: Advertiser
     /// What the accessory announces.
     public let profile: AccessoryRoleProfile
-    /// The GATT server.
-    public let server: GATTServer
-    private let channels: DataChannelServer
+    /// Phones served at once: `--max-phones`, at most what the backend can serve.
+    public let maximumPhones: Int
     private let acceptor = Mutex<Task<Void, Never>?>(nil)
-    private let closed = Mutex(false)
 
-    private init(client: UCIClient, host: BLEHost, manager: AccessoryRoleManager, advertiser: Advertiser, profile: AccessoryRoleProfile,
-                 server: GATTServer, channels: DataChannelServer) {
+    private init(client: UCIClient, peripheral: any BLEPeripheral, manager: AccessoryRoleManager, profile: AccessoryRoleProfile,
+                 maximumPhones: Int) {
         self.client = client
-        self.host = host
+        self.peripheral = peripheral
         self.manager = manager
-        self.advertiser = advertiser
         self.profile = profile
-        self.server = server
-        self.channels = channels
-        let events = host.events()
-        Task { [weak self] in
-            for await event in events {
-                if case .transportClosed = event { self?.closed.withLock { $0 = true } }
-            }
-        }
+        self.maximumPhones = maximumPhones
     }
 
     /// Opens the kit (its device info makes the accessory configuration data), then the
-    /// controller; serves the GATT database, starts advertising and answering phones.
+    /// Bluetooth backend; serves the data channels, starts advertising and answering phones.
     /// - Parameters:
     ///   - uwb: the kit; `nil`: the only known kit on USB.
-    ///   - hci: the BLE controller.
+    ///   - hci: the Bluetooth backend: this program's own host on a controller, or BlueZ.
     ///   - role: what is served and announced.
     ///   - addresses: where the kit's stable UWB MAC is kept (unless `role.address` is set);
     ///     `nil`: a random one for this run.
     ///   - security: pairing and bonds (phones pair Just Works to read encrypted characteristics).
     ///   - settings: the pipeline (filter, zones, lost-after) and hooks.
     ///   - uciCapture: where every UCI packet is recorded (`--uci-log`), `nil` for nowhere.
-    ///   - hciCapture: where every HCI packet is recorded (`--hci-log`), `nil` for nowhere.
+    ///   - hciCapture: where every HCI packet is recorded (`--hci-log`, own host only), `nil` for nowhere.
     /// - Throws: ``LiveRangingError`` naming the device that failed and what to do.
     public static func open(
-        uwb: UWBDeviceTarget?, hci: HCITransportSpec, role: AccessoryRoleSettings, addresses: UWBAddressStore? = nil,
+        uwb: UWBDeviceTarget?, hci: BluetoothBackendSpec, role: AccessoryRoleSettings, addresses: UWBAddressStore? = nil,
         host hostConfiguration: BLEHostConfiguration = BLEHostConfiguration(), security: SecurityContext = SecurityContext(),
         settings: RunSettings, uciCapture: UCICaptureLog? = nil, hciCapture: HCICaptureLog? = nil,
         logger: Logger = Logger(label: "nearby")
@@ -161,82 +150,71 @@ public final class AccessoryRanging: Sendable {
         let profile = AccessoryRoleProfile(
             deviceInfo: info, vendor: vendor(of: target), address: address, role: role.role, layout: role.layout,
             keyByteOrder: role.keyByteOrder)
-        var configuration = hostConfiguration
-        configuration.acceptsPeripheralConnections = true
-        let host: BLEHost
+        let peripheral: any BLEPeripheral
         do {
-            host = try await BLEHost.open(hci, configuration: configuration, security: security, capture: hciCapture, logger: logger)
+            peripheral = try await BluetoothBackends.openPeripheral(
+                hci, host: hostConfiguration, security: security, capture: hciCapture, logger: logger)
         } catch {
             await client.close()
             throw LiveRangingError(device: .controller, description: "--hci \(hci): \(error)")
         }
+        let limit = min(role.maximumPhones, peripheral.maximumConnections)
+        if limit < role.maximumPhones {
+            logger.notice("\(peripheral.backendName) serves \(limit) phone\(limit == 1 ? "" : "s") at a time (--max-phones \(role.maximumPhones))")
+        }
         do {
-            var services = [GATTServerService.genericAccess(name: role.name), .genericAttribute]
-                + DataChannelServer.services(for: role.dataChannels)
-            if role.services.contains(.apple) {
-                services.append(AppleNearbyInteractionService.serverService(configurationData: profile.accessoryConfigurationData().encoded()))
-            }
-            let server = try GATTServer(services: services, logger: logger)
-            await host.setGATTServer(server)
-            let channels = try await DataChannelServer(server: server, host: host, services: role.dataChannels, logger: logger)
-            let advertiser = Advertiser(
-                host: host, configuration: .accessory(
-                    service: role.dataChannels[0].service, name: role.name, intervalMilliseconds: role.advertisingIntervalMilliseconds,
-                    maximumConnections: role.maximumPhones), logger: logger)
+            let services = PeripheralServices(
+                name: role.name, dataChannels: role.dataChannels,
+                appleConfigurationData: role.services.contains(.apple) ? profile.accessoryConfigurationData().encoded() : nil,
+                advertisingIntervalMilliseconds: role.advertisingIntervalMilliseconds, maximumConnections: limit)
             let manager = AccessoryRoleManager(
                 client: client, configuration: AccessoryRoleConfiguration(profile: profile, ranging: settings.session), logger: logger)
-            let live = AccessoryRanging(client: client, host: host, manager: manager, advertiser: advertiser, profile: profile,
-                                        server: server, channels: channels)
-            live.accept(logger: logger)
-            try await advertiser.start()
+            let live = AccessoryRanging(client: client, peripheral: peripheral, manager: manager, profile: profile, maximumPhones: limit)
+            let links = try await peripheral.start(services)
+            live.accept(links, logger: logger)
             return live
         } catch {
-            await host.close()
+            await peripheral.close()
             await client.close()
             throw LiveRangingError(device: .controller, description: "--hci \(hci): \(error)")
         }
     }
 
     /// Gives every phone that connects its session (its identity: its bonded identity address,
-    /// else the address it connected from).
-    private func accept(logger: Logger) {
-        let stream = channels.channels
+    /// else the address it connected from); one beyond the limit is disconnected.
+    private func accept(_ links: AsyncStream<PeripheralLink>, logger: Logger) {
         let manager = manager
-        let limit = advertiser.configuration.maximumConnections
+        let limit = maximumPhones
         let task = Task {
-            for await channel in stream {
-                let connection = channel.connection
-                let bond = await connection.security.storedBond()
-                let id = (bond?.peerIdentity.address ?? connection.peerAddress).description
+            for await link in links {
                 var running = 0
                 for session in await manager.allSessions where await !session.state.isFinal { running += 1 }
                 guard running < limit else {
-                    logger.warning("\(id) connected beyond the limit of \(limit) phones: disconnecting it")
-                    await channel.close()
+                    logger.warning("\(link.peer) connected beyond the limit of \(limit) phone\(limit == 1 ? "" : "s"): disconnecting it")
+                    await link.channel.close()
                     continue
                 }
                 do {
-                    try await manager.add(AccessoryIdentity(id: id), channel: channel)
+                    try await manager.add(AccessoryIdentity(id: link.peer), channel: link.channel)
                 } catch {
                     logger.warning("\(error)")
-                    await channel.close()
+                    await link.channel.close()
                 }
             }
         }
         acceptor.withLock { $0 = task }
     }
 
-    /// `true` once the BLE controller is gone (its transport closed: nothing more can happen).
-    public var controllerClosed: Bool { closed.withLock { $0 } }
+    /// `true` once the BLE controller (or bluetoothd) is gone: nothing more can happen.
+    public var controllerClosed: Bool { peripheral.isClosed }
 
     /// Stops advertising, stops every phone's session (0x03 to each, SESSION_STOP / DEINIT),
-    /// disconnects, closes the controller and the kit. The manager's events end.
+    /// disconnects, closes the backend and the kit. The manager's events end.
     public func close() async {
         acceptor.withLock { $0?.cancel() }
-        channels.stop()
-        await advertiser.stop()
+        await peripheral.stop()
         await manager.stop()
-        await host.close()
+        await peripheral.close()
         await client.close()
     }
 

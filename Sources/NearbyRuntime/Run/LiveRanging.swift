@@ -7,12 +7,12 @@ public import Simulation
 import Synchronization
 public import UWBDevice
 
-/// Live ranging with real accessories (`nearby range`): the dev kit, the BLE controller, one NI
-/// session per accessory on a shared ``NearbyInteraction/NearbySessionManager``; feed
-/// ``manager``'s events to a ``RangingRun``.
+/// Live ranging with real accessories (`nearby range`): the dev kit, the BLE central (this
+/// program's own host or BlueZ), one NI session per accessory on a shared
+/// ``NearbyInteraction/NearbySessionManager``; feed ``manager``'s events to a ``RangingRun``.
 ///
 /// ```swift
-/// let live = try await LiveRanging.open(uwb: nil, hci: try HCITransportSpec(parsing: "hci:0"), settings: settings)
+/// let live = try await LiveRanging.open(uwb: nil, hci: .bluez(adapter: nil), settings: settings)
 /// let run = RangingRun(context: context, outputs: outputs, hooks: settings.hookRunner())
 /// let consumer = Task { await run.consume(live.manager.events, droppedUpdates: { live.manager.droppedUpdates }) }
 /// await live.connect(targets) { print($0) }
@@ -22,8 +22,8 @@ public import UWBDevice
 public final class LiveRanging: Sendable {
     /// The dev kit's UCI client (open).
     public let client: UCIClient
-    /// The BLE central (open).
-    public let host: BLEHost
+    /// The BLE central (open): this program's own host or BlueZ.
+    public let central: any BLECentral
     /// The sessions.
     public let manager: NearbySessionManager
     /// Answers "is it still near?" while a data channel is down (advertising heard recently).
@@ -31,27 +31,27 @@ public final class LiveRanging: Sendable {
     private let settings: RunSettings
     private let channels = Mutex<[any DataChannel]>([])
 
-    private init(client: UCIClient, host: BLEHost, settings: RunSettings, logger: Logger) {
+    private init(client: UCIClient, central: any BLECentral, settings: RunSettings, logger: Logger) {
         self.client = client
-        self.host = host
+        self.central = central
         self.settings = settings
         self.manager = NearbySessionManager(client: client, configuration: settings.session, logger: logger)
-        self.monitor = AdvertisingMonitor(host: host, logger: logger)
+        self.monitor = AdvertisingMonitor(central: central, logger: logger)
     }
 
     /// Opens the dev kit first (without it there is nothing to range with), then the controller.
     /// - Parameters:
     ///   - uwb: the dev kit; `nil`: the only known kit on USB. `sim` is an in-process virtual
     ///     UWBS of the shared simulated world.
-    ///   - hci: the BLE controller.
-    ///   - host: the host's own address and command set (`--own-address`, `--hci-legacy`).
+    ///   - hci: the Bluetooth backend: this program's own host on a controller, or BlueZ.
+    ///   - host: the own host's address and command set (`--own-address`, `--hci-legacy`).
     ///   - security: bonds and the host's identity (the accessory store's), so bonded accessories
     ///     are encrypted with their stored keys and see the central they paired with.
     ///   - uciCapture: where every UCI packet is recorded (`--uci-log`), `nil` for nowhere.
     ///   - hciCapture: where every HCI packet is recorded (`--hci-log`), `nil` for nowhere.
     /// - Throws: ``LiveRangingError`` saying which device failed and what to do.
     public static func open(
-        uwb: UWBDeviceTarget?, hci: HCITransportSpec, host hostConfiguration: BLEHostConfiguration = BLEHostConfiguration(),
+        uwb: UWBDeviceTarget?, hci: BluetoothBackendSpec, host hostConfiguration: BLEHostConfiguration = BLEHostConfiguration(),
         security: SecurityContext = SecurityContext(), settings: RunSettings, uciCapture: UCICaptureLog? = nil,
         hciCapture: HCICaptureLog? = nil, logger: Logger = Logger(label: "nearby")
     ) async throws(LiveRangingError) -> LiveRanging {
@@ -66,14 +66,15 @@ public final class LiveRanging: Sendable {
         } catch {
             throw LiveRangingError(device: .devKit, description: "\(error)")
         }
-        let host: BLEHost
+        let central: any BLECentral
         do {
-            host = try await BLEHost.open(hci, configuration: hostConfiguration, security: security, capture: hciCapture, logger: logger)
+            central = try await BluetoothBackends.openCentral(
+                hci, host: hostConfiguration, security: security, capture: hciCapture, logger: logger)
         } catch {
             await client.close()
             throw LiveRangingError(device: .controller, description: "--hci \(hci): \(error)")
         }
-        return LiveRanging(client: client, host: host, settings: settings, logger: logger)
+        return LiveRanging(client: client, central: central, settings: settings, logger: logger)
     }
 
     /// The dev kit when exactly one known kit is on USB.
@@ -100,7 +101,8 @@ public final class LiveRanging: Sendable {
     public func scanForAccessories(seconds: Double) async -> [Advertisement] {
         let services = DataChannelService.known.map(\.service)
         let found = Mutex<[Advertisement]>([])
-        guard let stream = try? await host.scan() else { return [] }
+        // BlueZ filters by the advertised UUID lists below us; the own host reports everything.
+        guard let stream = try? await central.scan(ScanParameters(serviceUUIDs: services)) else { return [] }
         let scanning = Task {
             for await advertisement in stream where advertisement.data.serviceUUIDs.contains(where: services.contains) {
                 found.withLock { $0.append(advertisement) }
@@ -108,7 +110,7 @@ public final class LiveRanging: Sendable {
         }
         try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
         scanning.cancel()
-        await host.stopScanning()
+        await central.stopScanning()
         return found.withLock { $0 }
     }
 
@@ -118,8 +120,8 @@ public final class LiveRanging: Sendable {
     public func connect(_ targets: [RangeTarget], report: (String) -> Void) async {
         for target in targets {
             do {
-                let channel = try await GATTDataChannel.connect(
-                    host: host, address: target.address, type: target.addressType, services: target.services)
+                let channel = try await central.openDataChannel(
+                    to: target.address, type: target.addressType, timeout: .seconds(10), services: target.services)
                 channels.withLock { $0.append(channel) }
                 var configuration = settings.session
                 let address = target.address
@@ -145,7 +147,7 @@ public final class LiveRanging: Sendable {
     public func close() async {
         await manager.stop()
         for channel in channels.withLock({ $0 }) { await channel.close() }
-        await host.close()
+        await central.close()
         await client.close()
     }
 }

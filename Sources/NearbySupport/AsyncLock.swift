@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Used where a sequence of awaits must not interleave with another one: the bytes of one
 /// packet on a byte stream, the fragments of one L2CAP PDU, one outstanding ATT request.
-final class AsyncLock: Sendable {
+public final class AsyncLock: Sendable {
     private struct Waiter {
         let id: UInt64
         let continuation: CheckedContinuation<Void, any Error>
@@ -19,11 +19,12 @@ final class AsyncLock: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    /// Creates an unlocked lock.
+    public init() {}
 
     /// Waits until the lock is free, then holds it.
     /// - Throws: `CancellationError` if the task is cancelled while waiting (the lock is not held).
-    func lock() async throws(CancellationError) {
+    public func lock() async throws(CancellationError) {
         let acquired: Bool = state.withLock { state in
             if state.locked { return false }
             state.locked = true
@@ -67,12 +68,12 @@ final class AsyncLock: Sendable {
 
     /// Waits until the lock is free, then holds it, whatever happens to the calling task (for
     /// sequences that must not be abandoned halfway, like writing one packet).
-    func lockIgnoringCancellation() async {
+    public func lockIgnoringCancellation() async {
         await Task { try? await self.lock() }.value
     }
 
     /// Releases the lock, handing it to the oldest waiter.
-    func unlock() {
+    public func unlock() {
         let next: Waiter? = state.withLock { state in
             if state.waiters.isEmpty {
                 state.locked = false
