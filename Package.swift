@@ -226,7 +226,7 @@ let package = Package(
             name: "NearbyRuntimeTests",
             dependencies: [
                 "NearbyTestSupport", "NearbyRuntime", "NearbyInteraction", "NIProtocol", "NearbyConfig", "Hooks", "Ranging", "Simulation", "NearbyBase",
-                "UCI", "UWBDevice",
+                "UCI", "UWBDevice", "BlueZ", "LowEnergy",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

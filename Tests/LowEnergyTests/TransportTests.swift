@@ -23,6 +23,21 @@ struct TransportTests {
         #expect(try HCITransportSpec(parsing: "serial:/dev/ttyUSB0@921600,rtscts").description == "serial:/dev/ttyUSB0@921600,rtscts")
     }
 
+    @Test("backend specs: bluez[:hciN] for BlueZ, everything else this program's own host")
+    func backendSpecs() throws {
+        #expect(try BluetoothBackendSpec(parsing: "bluez") == .bluez(adapter: nil))
+        #expect(try BluetoothBackendSpec(parsing: "BlueZ:hci1") == .bluez(adapter: "hci1"))
+        #expect(try BluetoothBackendSpec(parsing: "bluez:2") == .bluez(adapter: "hci2"))
+        #expect(try BluetoothBackendSpec(parsing: "bluez:hci1").description == "bluez:hci1")
+        #expect(try BluetoothBackendSpec(parsing: "hci:0") == .host(.userChannel(adapter: 0)))
+        #expect(try BluetoothBackendSpec(parsing: "tcp:127.0.0.1:5000").description == "tcp:127.0.0.1:5000")
+        #expect(throws: BluetoothError.invalidTransportSpec(spec: "bluez:x", problem: "\"x\" is not an adapter (bluez:hci0 or bluez:0)")) {
+            try BluetoothBackendSpec(parsing: "bluez:x")
+        }
+        let error = BluetoothError.invalidTransportSpec(spec: "usb:1", problem: "unknown kind \"usb\"")
+        #expect(error.description.contains("Use bluez[:hciN] (bluetoothd over D-Bus), hci:N"))
+    }
+
     @Test("bad specs say what is wrong and which forms exist")
     func badSpecs() {
         let cases: [(String, String)] = [

@@ -220,6 +220,43 @@ import NIProtocol
         await rig.shutdown()
     }
 
+    /// The configuration exchange (0x0A sent -> 0x01 arrived -> 0x0B sent) over both backends in
+    /// the same run, ten fresh connections each, against the same Bumble NI accessory and virtual
+    /// UWBS: the figures of specs/ble-bluez.md (printed; a wall clock is not asserted).
+    @Test func configurationExchangeTimesOverBothBackends() async throws {
+        var lines: [String] = []
+        for backend in Backend.allCases {
+            let rig = try await Rig.start(seed: 5, backend: backend)
+            defer {
+                rig.peer.terminate()
+                rig.bluez?.stop()
+            }
+            await rig.channel.close()
+            var samples: [SessionLatency] = []
+            for _ in 0..<10 {
+                let channel = try await rig.central.openDataChannel(
+                    to: rig.address, type: .random, timeout: .seconds(20), services: DataChannelService.known)
+                let manager = NearbySessionManager(client: rig.client, configuration: fastSessionConfiguration(), logger: sessionTestLogger)
+                let recorder = EventRecorder(manager.events)
+                try await manager.add(AccessoryIdentity(id: NIAccessoryPeer.address, displayName: "bumble"), channel: channel)
+                try await recorder.waitFor("configured", timeout: .seconds(60)) { _ in !recorder.configurations(of: NIAccessoryPeer.address).isEmpty }
+                samples += recorder.configurations(of: NIAccessoryPeer.address).map(\.1)
+                await manager.stop()
+                await channel.close()
+            }
+            #expect(samples.count == 10 && samples.allSatisfy { $0.initialize > .zero && $0.exchange > $0.total }, "\(samples)")
+            func ms(_ values: [Duration]) -> String {
+                let sorted = values.map { Double($0.components.seconds) * 1000 + Double($0.components.attoseconds) / 1e15 }.sorted()
+                let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+                return String(format: "median %.2f ms (min %.2f, max %.2f)", median, sorted.first ?? 0, sorted.last ?? 0)
+            }
+            lines.append("\(backend.testDescription): 0x0A -> 0x01 \(ms(samples.map(\.initialize))); 0x01 -> 0x0B \(ms(samples.map(\.total)))"
+                + " (of which the 0x0B write \(ms(samples.map(\.send)))); 0x0A -> 0x0B \(ms(samples.map(\.exchange)))")
+            await rig.shutdown()
+        }
+        print("configuration exchange, 10 connections per backend, same run:\n" + lines.joined(separator: "\n"))
+    }
+
     /// The accessory goes out of range (link lost, no advertising) for 3 s: while it is not heard
     /// advertising no reconnection is tried (retries say `notNearby`); once it advertises again
     /// the session reconnects, starts over and ranges.

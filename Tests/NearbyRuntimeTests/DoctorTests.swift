@@ -1,4 +1,6 @@
 import Foundation
+import BlueZ
+import LowEnergy
 import NearbyConfig
 @testable import NearbyRuntime
 import Testing
@@ -84,8 +86,33 @@ import Testing
         #expect(warned.lines.last == "nothing blocks ranging (2 warnings)")
     }
 
+    /// The automatic backend: BlueZ only when bluetoothd owns a powered adapter; otherwise hci:0,
+    /// each time with the reason doctor prints.
+    @Test func theAutomaticBackendFollowsWhatBluetoothdSays() {
+        let powered = BlueZProbe.Adapter(name: "hci0", powered: true, blocked: false, address: "00:11:22:33:44:55", canServe: true)
+        var off = powered
+        off.powered = false
+        let cases: [(BlueZProbe, String, String)] = [
+            (.running(adapters: [off, BlueZProbe.Adapter(name: "hci1", powered: true, blocked: false, address: nil, canServe: true)], version: nil),
+             "bluez:hci1", "bluetoothd owns hci1 and it is powered: sharing it through BlueZ"),
+            (.running(adapters: [powered], version: BlueZVersion(major: 5, minor: 66)), "bluez:hci0", "bluetoothd owns hci0"),
+            (.running(adapters: [off], version: nil), "hci:0", "hci0 is powered off in BlueZ (free for this program's own host)"),
+            (.running(adapters: [], version: nil), "hci:0", "bluetoothd has no adapter"),
+            (.notRunning, "hci:0", "bluetoothd is not running"),
+            (.noBus(detail: "No such file or directory"), "hci:0", "no D-Bus system bus"),
+            (.accessDenied(user: "pi", detail: "denied"), "hci:0", "the D-Bus policy does not let this user talk to bluetoothd"),
+        ]
+        for (probe, spec, reason) in cases {
+            let choice = BluetoothBackends.automatic(probe)
+            #expect(choice.spec.description == spec && choice.reason.contains(reason), "\(probe): \(choice)")
+        }
+    }
+
     @Test func theRealSpecParsersValidateTransports() {
         #expect(TransportValidators.specs.hci("hci:0") == nil && TransportValidators.specs.hci("tcp:127.0.0.1:5000") == nil)
+        #expect(TransportValidators.specs.hci("bluez") == nil && TransportValidators.specs.hci("bluez:hci1") == nil && TransportValidators.specs.hci("auto") == nil)
+        #expect(TransportValidators.specs.hci("bluez:x")?.contains("bluez:hci0") == true)
+        #expect(TransportValidators.syntax.hci("bluez:hci0") == nil && TransportValidators.syntax.hci("bluez") == nil)
         #expect(TransportValidators.specs.hci("hci:x")?.contains("hci:x") == true)
         #expect(TransportValidators.specs.uwb("sim") == nil && TransportValidators.specs.uwb("usb:1915:520f") == nil)
         #expect(TransportValidators.specs.uwb("usb:zz") != nil)

@@ -26,6 +26,15 @@ public enum BlueZProbe: Sendable, Hashable {
         public var address: String?
         /// It offers `LEAdvertisingManager1` and `GattManager1` (the accessory role).
         public var canServe: Bool
+
+        /// Creates an adapter description.
+        public init(name: String, powered: Bool, blocked: Bool, address: String?, canServe: Bool) {
+            self.name = name
+            self.powered = powered
+            self.blocked = blocked
+            self.address = address
+            self.canServe = canServe
+        }
     }
 
     /// Asks bluetoothd (GetManagedObjects) on `bus`.
