@@ -90,7 +90,9 @@ struct AccessoriesForgetCommand: AsyncParsableCommand {
         Console.out(json ? AccessoryJSON.line(record) : "forgot \(record)")
         if record.bondHolder == .bluez {
             // Its bond lives in BlueZ: remove the device there too (its keys go with it).
-            switch await BluetoothBackends.removeFromBlueZ(record.address, adapter: nil, logger: Logger(label: "nearby.bluez")) {
+            var logger = Logger(label: "nearby.bluez")
+            logger.logLevel = .error
+            switch await BluetoothBackends.removeFromBlueZ(record.address, adapter: nil, logger: logger) {
             case .success(true): if !json { Console.out("removed \(record.address) from BlueZ (its bond there too)") }
             case .success(false): if !json { Console.out("BlueZ no longer knew \(record.address)") }
             case .failure(let error):

@@ -191,6 +191,36 @@ struct BlueZCommandTests {
         #expect(try await accessory.waitForExit(timeout: .seconds(30)) == 0, "\(accessory.stderr)")
     }
 
+    @Test("accessory --hci bluez with two Bumble phones: one at a time; the second finds the accessory once the first left, and ranges")
+    func accessoryPhones() async throws {
+        let (server, uwbsPort) = try await AccessoryRoleCommandTests.uwbs()
+        defer { server.terminate() }
+        let air = try await BumblePeerProcess(["--accessories", "0", "--phones", "2", "--phone-script", "ni-leave,ni", "--phone-hold", "1.5"])
+        defer { air.stop() }
+        let bluez = try await BlueZMockProcess(hciPort: air.port)
+        defer { bluez.stop() }
+        let accessory = try ChildProcess(PackagePaths.nearby, [
+            "accessory", "--hci", "bluez", "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--json", "--store", AccessoryRoleCommandTests.store(),
+            "--log-level", "info",
+        ], environment: bluez.environment)
+        defer { accessory.terminate() }
+        try await air.process.waitForOutput("PHONE-STARTED", timeout: .seconds(90))
+        try await air.process.waitForOutput("PHONE-DISCONNECTED reason=0x13 phone=1", timeout: .seconds(60))
+        for _ in 0..<900 where air.lines("PHONE-STARTED").count < 2 { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(air.lines("PHONE-STARTED").count == 2, "the second phone was served after the first left: \(air.process.stdout)")
+        let first = try #require(air.lines("PHONE-ACD").first)
+        #expect(first.contains("length=38"), "0x01 with the 1.1 layout: \(first)")
+        // The second phone connected only once the first had left (no advertising in between).
+        let lines = air.process.stdout.split(separator: "\n").map(String.init)
+        let left = try #require(lines.firstIndex { $0.hasPrefix("PHONE-DISCONNECTED") && $0.hasSuffix("phone=1") })
+        let second = try #require(lines.firstIndex { $0.hasPrefix("PHONE-CONNECTED") && $0.hasSuffix("phone=2") })
+        #expect(left < second, "\(lines)")
+        #expect(bluez.lines("BLUEZ-REGISTER-ADVERTISEMENT").count >= 2 && bluez.lines("BLUEZ-UNREGISTER-ADVERTISEMENT").count >= 2)
+        #expect(accessory.stderr.contains("serves 1 phone at a time (--max-phones 4)"), "\(accessory.stderr)")
+        accessory.signal(SIGINT)
+        #expect(try await accessory.waitForExit(timeout: .seconds(30)) == 0, "\(accessory.stderr)")
+    }
+
     @Test("doctor says which backend and why; BlueZ's adapter powered off blocks; errors of nearby scan through BlueZ name their fix")
     func doctorAndErrors() async throws {
         let (peer, bluez) = try await Self.start()

@@ -105,7 +105,7 @@ public final class BlueZConnection: Sendable {
             version: properties["Modalias"]?.string.flatMap(BlueZVersion.init(modalias:)), logger: logger)
         box.connection.withLock { $0 = connection }
         dbus.onClose { [weak connection] error in connection?.broadcaster.yield(BlueZChange.gone(error.message)) }
-        logger.info("BlueZ\(connection.version.map { " \($0)" } ?? ""): adapter \(name) (\(connection.adapterAddress?.description ?? "?")) on \(bus)")
+        logger.debug("BlueZ\(connection.version.map { " \($0)" } ?? ""): adapter \(name) (\(connection.adapterAddress?.description ?? "?")) on \(bus)")
         return connection
     }
 
