@@ -283,7 +283,7 @@ _nearby_accessory() {
     repeating_flags=()
     non_repeating_flags=(--hci-legacy --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--hci --uwb --name --service --config-version --role --mac --max-phones --advertising-interval --record --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
+    non_repeating_options=(--hci --uwb --name --service --config-version --role --mac --max-phones --advertising-interval --record --store --uci-log --uci-log-max-mb --hci-log --hci-log-max-mb --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -319,6 +319,18 @@ _nearby_accessory() {
         return
         ;;
     '--store')
+        return
+        ;;
+    '--uci-log')
+        return
+        ;;
+    '--uci-log-max-mb')
+        return
+        ;;
+    '--hci-log')
+        return
+        ;;
+    '--hci-log-max-mb')
         return
         ;;
     '--config')
