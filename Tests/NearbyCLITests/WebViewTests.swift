@@ -103,7 +103,14 @@ import Testing
         defer { demo.terminate() }
         let page = try await RawHTTPClient.request("/", port: port)
         #expect(page.status == 200 && page.headers["content-type"] == "text/html; charset=utf-8")
-        let first = try json(try await RawHTTPClient.request("/api/state", port: port).body)
+        // The accessories appear with their first session event; on a loaded machine that can
+        // come after the address is printed, so wait for them (behaviour, not timing).
+        var first = try json(try await RawHTTPClient.request("/api/state", port: port).body)
+        let appeared = ContinuousClock.now.advanced(by: .seconds(60))
+        while ((first["accessories"] as? [Any])?.count ?? 0) < 2, ContinuousClock.now < appeared {
+            try await Task.sleep(for: .milliseconds(100))
+            first = try json(try await RawHTTPClient.request("/api/state", port: port).body)
+        }
         #expect(first["source"] as? String == "demo")
         #expect((first["accessories"] as? [[String: Any]])?.compactMap { $0["accessory"] as? String } == ["sim-1", "sim-2"])
         #expect((first["zones"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["near", "mid", "far"])

@@ -81,7 +81,7 @@ import UWBDevice
         func send(_ message: [UInt8]) async throws { try await channel.send(message) }
 
         /// The next message the accessory sent, `nil` if none comes within `timeout`.
-        func next(timeout: Duration = .seconds(10)) async throws -> [UInt8]? {
+        func next(timeout: Duration = .seconds(60)) async throws -> [UInt8]? {
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: timeout)
             while clock.now < deadline {

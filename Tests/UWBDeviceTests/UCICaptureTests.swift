@@ -63,7 +63,7 @@ import UWBDevice
         let world = try VirtualUWBSWorld(scenario: .stand, noise: .ideal, seed: 1)
         defer { Task { await world.shutdown() } }
         _ = try await world.addPeer(VirtualPeer(sessionID: 42, address: .short(0x0002), peerAddress: .short(0x0001), rangingInterval: 50))
-        let client = UCIClient(transport: world.makeTransport().capturing(to: log), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let client = UCIClient(transport: world.makeTransport().capturing(to: log), configuration: UCIClientConfiguration(responseTimeout: .seconds(20)), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         try await client.open()
         let session = try await client.openSession(
             id: 42,
