@@ -288,6 +288,9 @@ import NearbySupport
         // A stop from the accessory starts over with 0xA5.
         await accessory.stopRanging()
         try await harness.recorder.waitFor("second configuration") { _ in harness.recorder.configurations(of: "sim-1").count == 2 }
+        // The host records its plan before the accessory has read the message: wait for it.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while await accessory.received.count < 5, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(await accessory.received == [.androidInitialize, .configureAndStart, .stop, .androidInitialize, .configureAndStart])
         await harness.shutdown()
     }
