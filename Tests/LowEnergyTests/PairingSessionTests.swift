@@ -22,17 +22,25 @@ struct PairingSessionTests {
         var compared: [UInt32] = []
         var sent: [String] = []
         var encryptionKeys: [LongTermKey] = []
+        /// The bonds each side asked its host to check (central first when both).
+        var verified: [(central: Bool, bond: Bond)] = []
     }
 
     /// Runs a pairing. `passkeyTyped` maps the passkey shown (or agreed, when both type) to
     /// what the central's user types.
+    /// `existing` is the bond the central has stored for the peripheral; `verify` is the
+    /// central's host checking the keys the peripheral distributed (`nil`: accepted).
     static func pair(central: SecurityConfiguration, peripheral: SecurityConfiguration,
                      passkeyTyped: @escaping (UInt32?) -> UInt32? = { $0 },
-                     centralAccepts: Bool = true, peripheralAccepts: Bool = true) -> Run {
+                     centralAccepts: Bool = true, peripheralAccepts: Bool = true,
+                     existing: Bond? = nil, peripheralKeyPair: PairingKeyPair? = nil,
+                     peripheralDistributes identity: LocalIdentity? = nil,
+                     verify: (Bond) -> PairingRefusal? = { _ in nil }) -> Run {
         var initiator = PairingSession(role: .initiator, configuration: central, localAddress: centralAddress,
-                                       peerAddress: peripheralAddress, localIdentity: centralIdentity)
+                                       peerAddress: peripheralAddress, localIdentity: centralIdentity, existingBond: existing)
         var responder = PairingSession(role: .responder, configuration: peripheral, localAddress: peripheralAddress,
-                                       peerAddress: centralAddress, localIdentity: peripheralIdentity)
+                                       peerAddress: centralAddress, localIdentity: identity ?? peripheralIdentity,
+                                       keyPair: peripheralKeyPair)
         var run = Run()
         // (from the initiator?, action)
         var queue: [(Bool, PairingSession.Action)] = initiator.start().map { (true, $0) }
@@ -87,6 +95,13 @@ struct PairingSessionTests {
                 let same = providedKey == key
                 queue += responder.encryptionChanged(success: same).map { (false, $0) }
                 queue += initiator.encryptionChanged(success: same).map { (true, $0) }
+            case .verifyPeerKeys(let bond):
+                run.verified.append((fromInitiator, bond))
+                if fromInitiator {
+                    queue += initiator.peerKeysVerified(verify(bond)).map { (true, $0) }
+                } else {
+                    queue += responder.peerKeysVerified(nil).map { (false, $0) }
+                }
             case .completed(let bond, let method):
                 if fromInitiator {
                     run.centralBond = bond
@@ -307,6 +322,145 @@ struct PairingSessionTests {
         // Descriptions never contain key material.
         #expect(!SMPPDU.encryptionInformation(ltk: [UInt8](repeating: 0xAB, count: 16)).description.lowercased().contains("ab"))
         #expect(SecurityKey([UInt8](repeating: 0xAB, count: 16))!.description == "‹key›")
+    }
+}
+
+/// The pairing policy inside the session (issue 24): what is kept, the debug key, the key
+/// distribution, key sizes, bonds that must not be replaced, the host's check of the peer's keys,
+/// and the encryption outcome.
+extension PairingSessionTests {
+    @Test("No Bonding on one side: the pairing completes on both, its keys are not to be kept")
+    func noBonding() {
+        let run = Self.pair(central: SecurityConfiguration(), peripheral: SecurityConfiguration(bonding: false))
+        #expect(run.centralError == nil && run.peripheralError == nil)
+        let bond = run.centralBond
+        #expect(bond?.persistent == false && bond?.peerLongTermKey != nil, "usable for this link, not stored")
+        #expect(run.peripheralBond?.persistent == false, "the peripheral expects only the keys its response agreed: \(run.sent)")
+        let bonded = Self.pair(central: SecurityConfiguration(), peripheral: SecurityConfiguration())
+        #expect(bonded.centralBond?.persistent == true)
+    }
+
+    @Test("a peer with the debug public key is refused (0x03) unless allowed; allowed, the bond is unauthenticated")
+    func debugKey() {
+        let central = SecurityConfiguration(ioCapability: .keyboardDisplay, requireMITM: false)
+        let peripheral = SecurityConfiguration(ioCapability: .displayYesNo, requireMITM: true)
+        let refused = Self.pair(central: central, peripheral: peripheral, peripheralKeyPair: .debug())
+        guard case .refused(let refusal)? = refused.centralError else {
+            Issue.record("expected a refusal, got \(String(describing: refused.centralError))")
+            return
+        }
+        #expect(refusal.reason == .debugKey)
+        #expect(refused.peripheralError == .pairingFailedByPeer(reason: .authenticationRequirements))
+        #expect(refused.centralBond == nil && refused.compared.isEmpty, "refused before the user is asked anything")
+
+        var allowing = central
+        allowing.allowsDebugKeys = true
+        let accepted = Self.pair(central: allowing, peripheral: peripheral, peripheralKeyPair: .debug())
+        #expect(accepted.centralMethod == .numericComparison)
+        #expect(accepted.centralBond?.authenticated == false, "a debug-key pairing is never authenticated")
+    }
+
+    @Test("a Pairing Response asking for keys the request did not offer fails at once with Invalid Parameters")
+    func extraKeyDistribution() {
+        var session = PairingSession(role: .initiator, configuration: SecurityConfiguration(), localAddress: Self.centralAddress,
+                                     peerAddress: Self.peripheralAddress, localIdentity: Self.centralIdentity)
+        guard case .send(.pairingRequest(let request))? = session.start().first else {
+            Issue.record("no Pairing Request")
+            return
+        }
+        var response = request
+        response.initiatorKeys.insert(.signingKey)
+        let actions = session.receive(.pairingResponse(response))
+        #expect(actions.contains { if case .send(.pairingFailed(.invalidParameters)) = $0 { return true }; return false })
+        #expect(session.isFinished)
+        guard case .failed(.pairingFailed(.invalidParameters, let detail))? = actions.last else {
+            Issue.record("expected Invalid Parameters, got \(actions)")
+            return
+        }
+        #expect(detail.contains("did not offer"))
+    }
+
+    @Test("Secure Connections Only mode needs a 16-byte key whatever the configured minimum")
+    func secureConnectionsOnlyKeySize() {
+        var central = SecurityConfiguration(minimumKeySize: 7)
+        central.secureConnectionsOnly = true
+        var peripheral = SecurityConfiguration()
+        peripheral.maximumKeySize = 12
+        let run = Self.pair(central: central, peripheral: peripheral)
+        #expect(run.centralError == .keySizeTooShort(size: 12, minimum: 16))
+        #expect(run.peripheralError == .pairingFailedByPeer(reason: .encryptionKeySize))
+    }
+
+    @Test("a stored authenticated bond is not replaced by Just Works: refused as soon as the method is known")
+    func weakerThanStoredBond() {
+        let stored = Bond(peerIdentity: Self.peripheralAddress, peerLongTermKey: nil, localLongTermKey: nil,
+                          peerIRK: Self.peripheralIdentity.irk, keySize: 16, authenticated: true, secureConnections: true)
+        let run = Self.pair(central: SecurityConfiguration(), peripheral: SecurityConfiguration(), existing: stored)
+        #expect(run.centralError?.refusal?.reason == .weakerThanBond)
+        #expect(!run.sent.contains("C:12"), "no public key sent: refused before any key was made")
+        #expect(run.peripheralError == .pairingFailedByPeer(reason: .authenticationRequirements))
+        var repairing = SecurityConfiguration()
+        repairing.repairing = [Self.peripheralAddress.address]
+        let repaired = Self.pair(central: repairing, peripheral: SecurityConfiguration(), existing: stored)
+        #expect(repaired.centralBond != nil, "--repair replaces it")
+    }
+
+    @Test("the host checks the peer's keys before this side sends its own; a refusal ends the pairing, nothing completes")
+    func hostChecksPeerKeys() {
+        let accepted = Self.pair(central: SecurityConfiguration(), peripheral: SecurityConfiguration())
+        let check = accepted.verified.first { $0.central }
+        #expect(check?.bond.peerIRK == Self.peripheralIdentity.irk && check?.bond.peerIdentity == Self.peripheralAddress)
+        // The central's identity keys (code 8 = Identity Information) go out only after the check.
+        #expect(accepted.sent.contains("C:8"))
+
+        let claimed = LocalIdentity(address: Self.peripheralAddress, irk: SecurityKey(hex: "99999999999999999999999999999999")!)
+        let refused = Self.pair(central: SecurityConfiguration(), peripheral: SecurityConfiguration(), peripheralDistributes: claimed) { bond in
+            SecurityConfiguration().policy.replacementRefusal(
+                of: Bond(peerIdentity: Self.peripheralAddress, peerLongTermKey: nil, localLongTermKey: nil,
+                         peerIRK: Self.peripheralIdentity.irk, keySize: 16, authenticated: false, secureConnections: true),
+                by: bond, peer: Self.peripheralAddress.address)
+        }
+        #expect(refused.centralError?.refusal?.reason == .identityConflict)
+        #expect(refused.centralBond == nil && refused.peripheralBond == nil)
+        #expect(!refused.sent.contains("C:8"), "this host's keys were not sent")
+        #expect(refused.peripheralError == .pairingFailedByPeer(reason: .authenticationRequirements))
+    }
+
+    @Test("a failed encryption keeps the controller's status; keys after the check end the pairing")
+    func encryptionStatusAndLateKeys() {
+        var session = PairingSession(role: .initiator, configuration: SecurityConfiguration(), localAddress: Self.centralAddress,
+                                     peerAddress: Self.peripheralAddress, localIdentity: nil)
+        var peer = PairingSession(role: .responder, configuration: SecurityConfiguration(), localAddress: Self.peripheralAddress,
+                                  peerAddress: Self.centralAddress, localIdentity: Self.peripheralIdentity)
+        // Run the exchange up to the encryption.
+        var toPeer = session.start()
+        var encrypting = false
+        for _ in 0..<20 where !encrypting {
+            var back: [PairingSession.Action] = []
+            for case .send(let pdu) in toPeer { back += peer.receive(pdu) }
+            toPeer = []
+            for case .send(let pdu) in back { toPeer += session.receive(pdu) }
+            encrypting = toPeer.contains { if case .startEncryption = $0 { return true }; return false }
+        }
+        #expect(encrypting)
+        var failing = session
+        let failed = failing.encryptionChanged(status: HCIStatus(rawValue: 0x3D))
+        guard case .failed(.encryptionFailed(let status))? = failed.first else {
+            Issue.record("expected encryptionFailed, got \(failed)")
+            return
+        }
+        #expect(status.rawValue == 0x3D, "the HCI status, not Authentication Failure")
+
+        let actions = session.encryptionChanged(status: .success)
+        #expect(actions.isEmpty, "waiting for the peripheral's keys")
+        var keys = peer.encryptionChanged(status: .success)
+        keys.removeAll { if case .send = $0 { return false }; return true }
+        var asked: [PairingSession.Action] = []
+        for case .send(let pdu) in keys { asked += session.receive(pdu) }
+        #expect(asked.contains { if case .verifyPeerKeys = $0 { return true }; return false })
+        let late = session.receive(.identityInformation(irk: [UInt8](repeating: 9, count: 16)))
+        #expect(late.contains { if case .send(.pairingFailed(.unspecifiedReason)) = $0 { return true }; return false })
+        #expect(session.peerKeysVerified(nil).isEmpty, "a failed pairing completes nothing")
     }
 }
 

@@ -31,6 +31,13 @@ let benchmarks: @Sendable () -> Void = {
             case .startEncryption:
                 queue += responder.encryptionChanged(success: true).map { (false, $0) }
                 queue += initiator.encryptionChanged(success: true).map { (true, $0) }
+            case .verifyPeerKeys:
+                // The hosts accept the keys (their bond-store lookups are not the pairing's CPU work).
+                if fromInitiator {
+                    queue += initiator.peerKeysVerified(nil).map { (true, $0) }
+                } else {
+                    queue += responder.peerKeysVerified(nil).map { (false, $0) }
+                }
             case .completed(let made, _):
                 if fromInitiator { bond = made }
             case .failed:

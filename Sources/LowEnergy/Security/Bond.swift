@@ -115,6 +115,10 @@ public struct Bond: Sendable, Hashable, Codable, CustomStringConvertible {
     public var authenticated: Bool
     /// `true` if made with LE Secure Connections (else legacy pairing).
     public var secureConnections: Bool
+    /// `true` if the keys are kept: both sides set the bonding flags (``PairingPolicy/keepsKeys(request:response:)``).
+    /// `false`: the peer did not bond; the keys serve this connection only and are never stored.
+    /// Not written to the store (a stored bond is persistent).
+    public var persistent = true
 
     enum CodingKeys: String, CodingKey {
         case peerIdentity = "peer_identity"
@@ -128,7 +132,7 @@ public struct Bond: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Creates a bond.
     public init(peerIdentity: IdentityAddress, peerLongTermKey: LongTermKey?, localLongTermKey: LongTermKey?,
-                peerIRK: SecurityKey?, keySize: Int, authenticated: Bool, secureConnections: Bool) {
+                peerIRK: SecurityKey?, keySize: Int, authenticated: Bool, secureConnections: Bool, persistent: Bool = true) {
         self.peerIdentity = peerIdentity
         self.peerLongTermKey = peerLongTermKey
         self.localLongTermKey = localLongTermKey
@@ -136,6 +140,7 @@ public struct Bond: Sendable, Hashable, Codable, CustomStringConvertible {
         self.keySize = keySize
         self.authenticated = authenticated
         self.secureConnections = secureConnections
+        self.persistent = persistent
     }
 
     /// `"bond with F0:... (random): Secure Connections, authenticated, 16-byte key, IRK"` (no keys).
@@ -144,6 +149,7 @@ public struct Bond: Sendable, Hashable, Codable, CustomStringConvertible {
                      "\(keySize)-byte key"]
         if peerIRK != nil { parts.append("IRK") }
         if peerLongTermKey == nil { parts.append("no LTK for reconnecting") }
+        if !persistent { parts.append("not bonded: the keys are not kept") }
         return "bond with \(peerIdentity): \(parts.joined(separator: ", "))"
     }
 }

@@ -77,10 +77,22 @@ public enum ResolvablePrivateAddress {
     }
 
     /// A fresh resolvable private address for `irk`.
-    public static func generate(with irk: SecurityKey) -> BluetoothAddress {
-        var prand = SecurityToolbox.randomBytes(3)
-        prand[0] = prand[0] & 0x3F | 0x40
+    /// - Parameter random: random bytes (the system generator; tests pass their own).
+    public static func generate(with irk: SecurityKey,
+                                random: (Int) -> [UInt8] = SecurityToolbox.randomBytes) -> BluetoothAddress {
+        var prand: [UInt8]
+        repeat {
+            prand = random(3)
+            prand[0] = prand[0] & 0x3F | 0x40
+        } while !isValidRandomPart(prand)
         let hash = SecurityToolbox.ah(irk: irk.bytes, r: prand)
         return BluetoothAddress(bytes: prand + hash)!
+    }
+
+    /// `true` if the 22 random bits of `prand` (after the two type bits `01`) are neither all 0
+    /// nor all 1, as Vol 6 Part B 1.3.2.2 requires.
+    static func isValidRandomPart(_ prand: [UInt8]) -> Bool {
+        let bits = UInt32(prand[0] & 0x3F) << 16 | UInt32(prand[1]) << 8 | UInt32(prand[2])
+        return bits != 0 && bits != 0x3F_FFFF
     }
 }

@@ -6,6 +6,12 @@
 /// Connections (Just Works, Numeric Comparison, Passkey Entry) and legacy pairing (Just Works,
 /// Passkey Entry). Key distribution: LTK + EDIV/Rand (legacy), IRK + identity address, both
 /// directions. OOB data and signing keys are never offered.
+///
+/// The ``PairingPolicy`` of its configuration decides at each point where it matters: the key
+/// size, the key distribution, the debug key, whether a stored bond may be replaced (the one
+/// passed in, when the method is known; the host's bonds for the keys the peer distributed, through
+/// ``Action/verifyPeerKeys(_:)``, before this side sends its own keys or completes), and whether
+/// the keys are kept (``Bond/persistent``).
 public struct PairingSession: Sendable {
     /// Which side of the pairing this is.
     public enum Role: Sendable, Hashable {
@@ -32,7 +38,12 @@ public struct PairingSession: Sendable {
         /// Responder: give this key when the controller asks (LE Long Term Key Request); then
         /// call ``encryptionChanged(success:keySize:)``.
         case provideKey(LongTermKey)
-        /// Pairing completed: the link is encrypted and the keys are exchanged.
+        /// The peer distributed all its keys: check that they may replace what is stored for
+        /// that identity (``PairingPolicy/replacementRefusal(of:by:peer:)``), then answer with
+        /// ``peerKeysVerified(_:)``. The pairing goes on (this side's keys, completion) only after.
+        case verifyPeerKeys(Bond)
+        /// Pairing completed: the link is encrypted and the keys are exchanged. The bond is to be
+        /// stored only if ``Bond/persistent`` (both sides bond).
         case completed(Bond, method: PairingMethod)
         /// Pairing failed (a Pairing Failed PDU was already queued when this host ended it).
         case failed(SecurityError)
@@ -53,6 +64,8 @@ public struct PairingSession: Sendable {
     /// The role.
     public let role: Role
     private let configuration: SecurityConfiguration
+    private let policy: PairingPolicy
+    private let existingBond: Bond?
     private let localAddress: IdentityAddress
     private let peerAddress: IdentityAddress
     private let localIdentity: LocalIdentity?
@@ -70,6 +83,11 @@ public struct PairingSession: Sendable {
     public private(set) var secureConnections = false
     /// The negotiated key size, bytes.
     public private(set) var keySize = 16
+    /// `true` once both sides set the bonding flags: the keys will be kept.
+    public private(set) var bonding = false
+    /// `true` if the peer's public key is the debug key (accepted only with
+    /// ``SecurityConfiguration/allowsDebugKeys``; the pairing is then unauthenticated).
+    public private(set) var usesDebugKey = false
     private var passkey: UInt32?
     private var waitingForPasskey = false
     private var comparisonAccepted: Bool?
@@ -95,6 +113,8 @@ public struct PairingSession: Sendable {
     private var peerIdentity: IdentityAddress?
     private var receivedPeerKeys: KeyDistribution = []
     private var earlyKeys: [SMPPDU] = []
+    private var verificationRequested = false
+    private var peerKeysAccepted = false
 
     /// The longest pairing passkey (six digits).
     public static let maximumPasskey: UInt32 = 999_999
@@ -104,14 +124,18 @@ public struct PairingSession: Sendable {
     ///   - localAddress: the address this host uses on the connection (with its type).
     ///   - peerAddress: the peer's address on the connection.
     ///   - localIdentity: this host's identity, distributed if the peer asks for it.
+    ///   - existingBond: the bond stored for the peer, if any: a pairing weaker than it is refused
+    ///     as soon as the method is known (``PairingPolicy/replacementRefusal(of:by:peer:)``).
     ///   - keyPair: the P-256 key pair (`nil`: a fresh one once Secure Connections is agreed;
     ///     tests pass the debug key).
     ///   - random: random bytes (the system generator by default; tests make it deterministic).
     public init(role: Role, configuration: SecurityConfiguration, localAddress: IdentityAddress, peerAddress: IdentityAddress,
-                localIdentity: LocalIdentity?, keyPair: PairingKeyPair? = nil,
+                localIdentity: LocalIdentity?, existingBond: Bond? = nil, keyPair: PairingKeyPair? = nil,
                 random: @escaping @Sendable (Int) -> [UInt8] = SecurityToolbox.randomBytes) {
         self.role = role
         self.configuration = configuration
+        self.policy = configuration.policy
+        self.existingBond = existingBond
         self.localAddress = localAddress
         self.peerAddress = peerAddress
         self.localIdentity = localIdentity
@@ -124,6 +148,14 @@ public struct PairingSession: Sendable {
 
     /// `true` while a pairing runs (started and not finished).
     public var isActive: Bool { phase != .idle && !isFinished }
+
+    /// The security the link has once encrypted with this pairing's key: authenticated for
+    /// Numeric Comparison and Passkey Entry unless the peer used the debug key; `nil` before the
+    /// method is known.
+    public var securityLevel: SecurityLevel? {
+        guard let method else { return nil }
+        return method.isAuthenticated && !usesDebugKey ? .authenticated : .encrypted
+    }
 
     /// The keys this host asks to receive and offers to send.
     private var localFeatures: PairingFeatures {
@@ -218,28 +250,47 @@ public struct PairingSession: Sendable {
     private var sentCheck = false
 
     /// The outcome of encryption with the key of ``Action/startEncryption(_:)`` or
-    /// ``Action/provideKey(_:)``.
+    /// ``Action/provideKey(_:)``: Encryption Change (or Encryption Key Refresh Complete) with
+    /// `status`; a failure is reported with that status.
     /// - Parameter keySize: the controller's key size when known (Read Encryption Key Size).
-    public mutating func encryptionChanged(success: Bool, keySize reported: Int? = nil) -> [Action] {
+    public mutating func encryptionChanged(status: HCIStatus, keySize reported: Int? = nil) -> [Action] {
         guard phase == .awaitingEncryption else { return [] }
-        guard success else {
+        guard status == .success else {
             phase = .failed
-            return [.failed(.encryptionFailed(status: .authenticationFailure))]
+            return [.failed(.encryptionFailed(status: status))]
         }
-        if let reported, reported < configuration.minimumKeySize {
-            return fail(.encryptionKeySize, "the controller reports a \(reported)-byte key")
+        if let reported, reported < policy.minimumKeySize {
+            return fail(.encryptionKeySize, "the controller reports a \(reported)-byte key",
+                        error: .keySizeTooShort(size: reported, minimum: policy.minimumKeySize))
         }
         phase = .distributingKeys
         var actions: [Action] = []
-        if role == .responder || receivedPeerKeys.isSuperset(of: expectedPeerKeys) {
-            actions += sendLocalKeys()
-        }
+        // The responder distributes first; the initiator only once it accepted the responder's keys.
+        if role == .responder { actions += sendLocalKeys() }
         // Keys the responder sent before this host saw the Encryption Change event.
         let early = earlyKeys
         earlyKeys = []
-        for pdu in early {
+        for pdu in early where isActive {
             actions += receivedKey(pdu)
         }
+        return actions + peerKeysComplete()
+    }
+
+    /// ``encryptionChanged(status:keySize:)`` with success, or a failure whose HCI status is not
+    /// known (reported as Authentication Failure).
+    public mutating func encryptionChanged(success: Bool, keySize reported: Int? = nil) -> [Action] {
+        encryptionChanged(status: success ? .success : .authenticationFailure, keySize: reported)
+    }
+
+    /// The host's answer to ``Action/verifyPeerKeys(_:)``: `nil` accepts the keys (the initiator
+    /// then sends its own, and the pairing completes once everything is exchanged); a refusal
+    /// ends the pairing with its Pairing Failed reason.
+    public mutating func peerKeysVerified(_ refusal: PairingRefusal?) -> [Action] {
+        guard isActive, phase == .distributingKeys, verificationRequested, !peerKeysAccepted else { return [] }
+        if let refusal { return fail(refusal.sent, refusal.detail, error: .refused(refusal)) }
+        peerKeysAccepted = true
+        var actions: [Action] = []
+        if role == .initiator { actions += sendLocalKeys() }
         return actions + finishIfDone()
     }
 
@@ -247,6 +298,11 @@ public struct PairingSession: Sendable {
 
     private mutating func receivedResponse(_ features: PairingFeatures) -> [Action] {
         response = features
+        if let request, !PairingPolicy.keyDistributionIsSubset(request: request, response: features) {
+            return fail(.invalidParameters, "the accessory's Pairing Response asks for keys the request did not offer "
+                + "(initiator 0x\(hex(features.initiatorKeys.rawValue)) of 0x\(hex(request.initiatorKeys.rawValue)), "
+                + "responder 0x\(hex(features.responderKeys.rawValue)) of 0x\(hex(request.responderKeys.rawValue)))")
+        }
         return negotiate()
     }
 
@@ -262,12 +318,14 @@ public struct PairingSession: Sendable {
     private mutating func negotiate() -> [Action] {
         guard let request, let response else { return [] }
         let size = Int(min(request.maximumKeySize, response.maximumKeySize))
-        guard size >= configuration.minimumKeySize, (7...16).contains(Int(request.maximumKeySize)),
+        let minimum = policy.minimumKeySize
+        guard size >= minimum, (7...16).contains(Int(request.maximumKeySize)),
               (7...16).contains(Int(response.maximumKeySize)) else {
-            return fail(.encryptionKeySize, "the key would be \(size) bytes (at least \(configuration.minimumKeySize) required)",
-                        error: .keySizeTooShort(size: size, minimum: configuration.minimumKeySize))
+            return fail(.encryptionKeySize, "the key would be \(size) bytes (at least \(minimum) required)",
+                        error: .keySizeTooShort(size: size, minimum: minimum))
         }
         keySize = size
+        bonding = PairingPolicy.keepsKeys(request: request, response: response)
         secureConnections = request.authentication.contains(.secureConnections) && response.authentication.contains(.secureConnections)
         if configuration.secureConnectionsOnly && !secureConnections {
             return fail(.authenticationRequirements, "the accessory does not support LE Secure Connections (required)",
@@ -284,7 +342,15 @@ public struct PairingSession: Sendable {
                 + "the accessory \(peer.ioCapability)"
             return fail(.authenticationRequirements, detail, error: .securityImpossible(detail: detail))
         }
-        expectedPeerKeys = role == .initiator ? response.responderKeys : request.initiatorKeys
+        // A stored bond is never replaced by a weaker pairing: refused before any key is made.
+        if let existingBond,
+           let refusal = policy.replacementRefusal(
+               of: existingBond, by: .init(authenticated: selected.isAuthenticated, secureConnections: secureConnections, keySize: size),
+               peer: peerAddress.address) {
+            return fail(refusal.sent, refusal.detail, error: .refused(refusal))
+        }
+        // What the Pairing Response agreed (a responder that narrowed the request expects only that).
+        expectedPeerKeys = role == .initiator ? response.responderKeys : response.initiatorKeys
         localKeysToSend = role == .initiator ? response.initiatorKeys : response.responderKeys
         if secureConnections {
             // LTKs are derived, never distributed, with Secure Connections.
@@ -362,9 +428,15 @@ public struct PairingSession: Sendable {
     // MARK: - LE Secure Connections
 
     private mutating func receivedPublicKey(x: [UInt8], y: [UInt8]) -> [Action] {
-        if x == keyPair.x {
+        if SecurityToolbox.constantTimeEqual(x, keyPair.x) {
             // The peer reflected our own key (CVE-2020-26558): refuse.
             return fail(.invalidParameters, "the accessory's public key equals this host's")
+        }
+        if PairingPolicy.isDebugKey(x: x, y: y) {
+            if let refusal = policy.debugKeyRefusal(peer: peerAddress.address) {
+                return fail(refusal.sent, refusal.detail, error: .refused(refusal))
+            }
+            usesDebugKey = true
         }
         do {
             dhKey = try keyPair.dhKey(peerX: x, peerY: y)
@@ -448,7 +520,7 @@ public struct PairingSession: Sendable {
         let peerX = peerPublicKey!.x
         switch method {
         case .passkeyEntry:
-            guard SecurityToolbox.f4(peerX, keyPair.x, value, passkeyBit) == confirm else {
+            guard SecurityToolbox.constantTimeEqual(SecurityToolbox.f4(peerX, keyPair.x, value, passkeyBit), confirm) else {
                 return fail(.confirmValueFailed, "the passkey confirm of round \(round + 1) does not match (wrong passkey?)")
             }
             var actions: [Action] = []
@@ -464,7 +536,7 @@ public struct PairingSession: Sendable {
         default:
             if role == .initiator {
                 // Cb = f4(PKbx, PKax, Nb, 0)
-                guard SecurityToolbox.f4(peerX, keyPair.x, value, 0) == confirm else {
+                guard SecurityToolbox.constantTimeEqual(SecurityToolbox.f4(peerX, keyPair.x, value, 0), confirm) else {
                     return fail(.confirmValueFailed, "the accessory's confirm value does not match")
                 }
                 return authenticationStage2()
@@ -518,7 +590,9 @@ public struct PairingSession: Sendable {
         if role == .initiator {
             guard sentCheck else { return fail(.unspecifiedReason, "DHKey Check before ours") }
             let eb = SecurityToolbox.f6(w: macKey, n1: peerNonce, n2: localNonce, r: checkR, ioCap: ioCap(response), a1: b, a2: a)
-            guard eb == value else { return fail(.dhKeyCheckFailed, "the accessory's DHKey check does not match") }
+            guard SecurityToolbox.constantTimeEqual(eb, value) else {
+                return fail(.dhKeyCheckFailed, "the accessory's DHKey check does not match")
+            }
             let key = LongTermKey(key: SecurityKey(SecurityToolbox.masked(ltk, toSize: keySize))!)
             encryptionKey = key
             phase = .awaitingEncryption
@@ -537,7 +611,9 @@ public struct PairingSession: Sendable {
         guard let request, let response else { return [] }
         let (a, b) = addresses
         let ea = SecurityToolbox.f6(w: macKey, n1: peerNonce, n2: localNonce, r: checkR, ioCap: ioCap(request), a1: a, a2: b)
-        guard ea == value else { return fail(.dhKeyCheckFailed, "the initiator's DHKey check does not match") }
+        guard SecurityToolbox.constantTimeEqual(ea, value) else {
+            return fail(.dhKeyCheckFailed, "the initiator's DHKey check does not match")
+        }
         let eb = SecurityToolbox.f6(w: macKey, n1: localNonce, n2: peerNonce, r: checkR, ioCap: ioCap(response), a1: b, a2: a)
         let key = LongTermKey(key: SecurityKey(SecurityToolbox.masked(ltk, toSize: keySize))!)
         encryptionKey = key
@@ -575,7 +651,7 @@ public struct PairingSession: Sendable {
     }
 
     private mutating func receivedLegacyRandom(_ confirm: [UInt8]) -> [Action] {
-        guard legacyConfirm(peerNonce) == confirm else {
+        guard SecurityToolbox.constantTimeEqual(legacyConfirm(peerNonce), confirm) else {
             return fail(.confirmValueFailed, "the confirm value does not match (wrong passkey?)")
         }
         let mrand = role == .initiator ? localNonce : peerNonce
@@ -601,6 +677,8 @@ public struct PairingSession: Sendable {
     }
 
     private mutating func receivedKey(_ pdu: SMPPDU) -> [Action] {
+        // Nothing may change the keys once they are complete (and being checked, or accepted).
+        if verificationRequested { return fail(.unspecifiedReason, "\(pdu) after all the keys were distributed") }
         switch pdu {
         case .encryptionInformation(let key):
             guard expectedPeerKeys.contains(.encryptionKey) else { return fail(.unspecifiedReason, "an LTK that was not agreed") }
@@ -620,13 +698,18 @@ public struct PairingSession: Sendable {
             peerIdentity = IdentityAddress(address: address, type: type)
             receivedPeerKeys.insert(.identityKey)
         default:
-            break  // Signing Information: never asked for; ignored.
+            // Signing Information: never offered, so never agreed.
+            return fail(.unspecifiedReason, "a signing key (CSRK) that was not agreed")
         }
-        var actions: [Action] = []
-        if role == .initiator && receivedPeerKeys.isSuperset(of: expectedPeerKeys) && !localKeysToSend.isEmpty {
-            actions += sendLocalKeys()
-        }
-        return actions + finishIfDone()
+        return peerKeysComplete()
+    }
+
+    /// Once every key the peer agreed to distribute is in: the bond to check (once).
+    private mutating func peerKeysComplete() -> [Action] {
+        guard isActive, phase == .distributingKeys, receivedPeerKeys.isSuperset(of: expectedPeerKeys), !verificationRequested,
+              let bond = madeBond else { return [] }
+        verificationRequested = true
+        return [.verifyPeerKeys(bond)]
     }
 
     private mutating func sendLocalKeys() -> [Action] {
@@ -647,13 +730,13 @@ public struct PairingSession: Sendable {
         return actions
     }
 
-    private mutating func finishIfDone() -> [Action] {
-        guard phase == .distributingKeys, receivedPeerKeys.isSuperset(of: expectedPeerKeys), localKeysToSend.isEmpty,
-              let method, let encryptionKey else { return [] }
-        phase = .done
+    /// The bond this pairing makes (this side's legacy LTK once it was sent).
+    private var madeBond: Bond? {
+        guard let method, let encryptionKey else { return nil }
         var bond = Bond(
             peerIdentity: peerIdentity ?? peerAddress, peerLongTermKey: nil, localLongTermKey: nil, peerIRK: peerIRK,
-            keySize: keySize, authenticated: method.isAuthenticated, secureConnections: secureConnections)
+            keySize: keySize, authenticated: method.isAuthenticated && !usesDebugKey, secureConnections: secureConnections,
+            persistent: bonding)
         if secureConnections {
             bond.peerLongTermKey = encryptionKey
             bond.localLongTermKey = encryptionKey
@@ -661,6 +744,12 @@ public struct PairingSession: Sendable {
             bond.peerLongTermKey = peerLongTermKey
             bond.localLongTermKey = localLongTermKey
         }
+        return bond
+    }
+
+    private mutating func finishIfDone() -> [Action] {
+        guard phase == .distributingKeys, peerKeysAccepted, localKeysToSend.isEmpty, let method, let bond = madeBond else { return [] }
+        phase = .done
         return [.completed(bond, method: method)]
     }
 

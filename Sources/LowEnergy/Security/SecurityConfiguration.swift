@@ -8,9 +8,11 @@ public struct SecurityConfiguration: Sendable, Hashable {
     /// Ask for protection against a man in the middle (numeric comparison or passkey). With
     /// it, pairing fails when the IO capabilities only allow Just Works. Default `false`.
     public var requireMITM: Bool
-    /// Refuse legacy pairing (older accessories cannot pair then). Default `false`.
+    /// Refuse legacy pairing (older accessories cannot pair then) and keys shorter than 16 bytes
+    /// (Secure Connections Only mode, Vol 3 Part C 10.2.4). Default `false`.
     public var secureConnectionsOnly: Bool
-    /// The shortest encryption key accepted, bytes (7...16). Default 7 (the specification's minimum).
+    /// The shortest encryption key accepted, bytes (7...16). Default 7 (the specification's
+    /// minimum); 16 whatever it says with ``secureConnectionsOnly`` (``PairingPolicy/minimumKeySize``).
     public var minimumKeySize: Int
     /// The longest key offered, bytes (7...16). Default 16.
     public var maximumKeySize: Int
@@ -26,6 +28,25 @@ public struct SecurityConfiguration: Sendable, Hashable {
     /// Offer LE Secure Connections. Default `true`; `false` behaves like a Bluetooth 4.0
     /// device (legacy pairing only), for tests and for accessories that mishandle SC.
     public var secureConnectionsSupported = true
+    /// Accept a peer that uses the debug public key of Vol 3 Part H 2.3.5.6.1 (`--allow-debug-keys`):
+    /// the pairing then counts as unauthenticated whatever the method (anyone who recorded it can
+    /// derive the key). Default `false`: such a pairing is refused.
+    public var allowsDebugKeys = false
+    /// Addresses (identity addresses, or addresses a bond was made from) whose bond the user asked
+    /// to replace (`nearby setup --repair`): their stored keys are not used to encrypt, and a
+    /// pairing that completes replaces them whatever its strength or IRK. Default: none.
+    public var repairing: Set<BluetoothAddress> = []
+    /// How many pairings the peer may cause on one connection (Security Requests, Pairing
+    /// Requests, ATT security errors); a pairing the user starts (``SecurityManager/pair()``) is
+    /// not counted. Default 2: one, and one more after the waiting interval.
+    public var pairingsPerConnection = 2
+    /// Repeated Attempts (Vol 3 Part H 2.3.6): after a failed pairing, the peer may not pair again
+    /// with this host for this long; the interval doubles with every further failure, up to
+    /// ``maximumWaitingInterval``. Default 2 s.
+    public var waitingInterval = Duration.seconds(2)
+    /// The longest Repeated Attempts waiting interval; a peer that has not failed for this long
+    /// after its interval ended starts again from ``waitingInterval``. Default 64 s.
+    public var maximumWaitingInterval = Duration.seconds(64)
 
     /// Creates a configuration; the defaults pair with anything that pairs (Secure
     /// Connections preferred, legacy allowed), bonding, no MITM requirement.
@@ -38,6 +59,9 @@ public struct SecurityConfiguration: Sendable, Hashable {
         self.minimumKeySize = min(16, max(7, minimumKeySize))
         self.maximumKeySize = min(16, max(self.minimumKeySize, maximumKeySize))
     }
+
+    /// The pairing policy these settings make (the decisions, in one place).
+    public var policy: PairingPolicy { PairingPolicy(self) }
 
     /// The AuthReq this host sends.
     var authentication: AuthenticationRequirements {

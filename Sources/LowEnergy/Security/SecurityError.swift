@@ -33,6 +33,9 @@ public enum SecurityError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Pairing through bluetoothd failed: `Device1.Pair`'s error `name`
     /// (`org.bluez.Error.AuthenticationFailed`, ...) and message (doc/org.bluez.Device.rst).
     case bluez(name: String, message: String)
+    /// This host refused the pairing because of its ``PairingPolicy`` (the refusal says why and
+    /// what to do); nothing stored was changed.
+    case refused(PairingRefusal)
 
     /// What went wrong and what to do about it.
     public var description: String {
@@ -90,6 +93,40 @@ public enum SecurityError: Error, Sendable, Hashable, CustomStringConvertible {
                 what = "bluetoothd could not pair"
             }
             return "pairing through BlueZ failed: \(what) [\(name)\(message.isEmpty ? "" : ": \(message)")]"
+        case .refused(let refusal):
+            return refusal.description
         }
+    }
+
+    /// A stable name for the kind of failure (the `code` of `--json` output): the refusal's
+    /// reason (``PairingRefusal/Reason``) for ``refused(_:)``, else `pairing_refused_by_accessory`,
+    /// `pairing_failed`, `security_impossible`, `user_rejected`, `key_missing`,
+    /// `encryption_failed`, `key_size_too_short`, `timeout`, `invalid_public_key`, `invalid_pdu`,
+    /// `not_bonded`, `disconnected`, `hci`, `storage_failed`, `bluez_pairing_failed`.
+    public var code: String {
+        switch self {
+        case .pairingFailedByPeer: return "pairing_refused_by_accessory"
+        case .pairingFailed: return "pairing_failed"
+        case .securityImpossible: return "security_impossible"
+        case .userRejected: return "user_rejected"
+        case .keyMissing: return "key_missing"
+        case .encryptionFailed: return "encryption_failed"
+        case .keySizeTooShort: return "key_size_too_short"
+        case .timeout: return "timeout"
+        case .invalidPublicKey: return "invalid_public_key"
+        case .invalidPDU: return "invalid_pdu"
+        case .notBonded: return "not_bonded"
+        case .disconnected: return "disconnected"
+        case .hci: return "hci"
+        case .storageFailed: return "storage_failed"
+        case .bluez: return "bluez_pairing_failed"
+        case .refused(let refusal): return refusal.reason.rawValue
+        }
+    }
+
+    /// The refusal, if this host refused the pairing by policy.
+    public var refusal: PairingRefusal? {
+        if case .refused(let refusal) = self { return refusal }
+        return nil
     }
 }

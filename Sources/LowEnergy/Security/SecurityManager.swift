@@ -16,16 +16,20 @@ public struct SecurityContext: Sendable {
     /// Where the identity (own address and IRK) is kept per controller, so accessories see the
     /// same central every time; `nil`: a fresh identity per run.
     public var identityProvider: (any LocalIdentityProvider)?
+    /// Who failed to pair recently (the Repeated Attempts waiting interval), shared by every
+    /// connection of the host.
+    public var attempts: RepeatedAttempts
 
     /// Creates a context. The default: Just Works only, bonds in memory, no identity.
     public init(configuration: SecurityConfiguration = SecurityConfiguration(), bonds: any BondStore = InMemoryBondStore(),
                 delegate: any PairingDelegate = UnattendedPairingDelegate(), identity: LocalIdentity? = nil,
-                identityProvider: (any LocalIdentityProvider)? = nil) {
+                identityProvider: (any LocalIdentityProvider)? = nil, attempts: RepeatedAttempts = RepeatedAttempts()) {
         self.configuration = configuration
         self.bonds = bonds
         self.delegate = delegate
         self.identity = identity
         self.identityProvider = identityProvider
+        self.attempts = attempts
     }
 }
 
@@ -64,14 +68,22 @@ public enum SecurityLevel: Int, Sendable, Hashable, Comparable, CustomStringConv
 /// The Security Manager of one connection (L2CAP channel 6, Vol 3 Part H), in either role.
 ///
 /// Central: ``pair()``, ``encrypt()`` with a stored bond (LE Enable Encryption), answers the
-/// peripheral's Security Request (encrypt when bonded, else pair), and ``secure(for:)`` raises
-/// security when an ATT request fails with Insufficient Authentication / Encryption / Key Size.
-/// Peripheral: answers Pairing Requests and gives the key when the central encrypts (LE Long
-/// Term Key Request); ``pair()`` sends a Security Request. Keys never reach the log.
+/// peripheral's Security Request (``PairingPolicy/answer(securityRequest:bond:encrypted:)``),
+/// and ``secure(for:)`` raises security when an ATT request fails with Insufficient
+/// Authentication / Encryption / Key Size. Peripheral: answers Pairing Requests and gives the key
+/// when the central encrypts (LE Long Term Key Request); ``pair()`` sends a Security Request.
+/// Keys never reach the log.
 ///
-/// Never loops: a connection pairs automatically at most once, and "PIN or Key Missing" (the
-/// accessory forgot the bond) is reported (``SecurityError/keyMissing(peer:)``) rather than
-/// answered with a new pairing, which would also be what an impostor wants.
+/// The ``PairingPolicy`` decides what a pairing may do and what it may replace; this actor asks
+/// it and acts, and every refusal is reported (``ConnectionEvent/securityFailed(_:)`` with
+/// ``SecurityError/refused(_:)``). The link's security (``level``, ``keySize``) changes only when
+/// the controller reports Encryption Change or Key Refresh Complete.
+///
+/// Never loops: the peer causes at most ``SecurityConfiguration/pairingsPerConnection`` pairings
+/// on a connection, a peer whose pairing failed waits out the Repeated Attempts interval
+/// (``RepeatedAttempts``, across connections), and "PIN or Key Missing" (the accessory forgot the
+/// bond) is reported (``SecurityError/keyMissing(peer:)``) rather than answered with a new
+/// pairing, which would also be what an impostor wants.
 public actor SecurityManager {
     /// The connection's role.
     public nonisolated let role: ConnectionRole
@@ -81,6 +93,7 @@ public actor SecurityManager {
     private let handle: UInt16
     private let hci: HCIHost
     private let context: SecurityContext
+    private let policy: PairingPolicy
     private nonisolated let logger: Logger
     private let sendPDU: @Sendable ([UInt8]) async -> Void
     private let report: @Sendable (ConnectionEvent) -> Void
@@ -88,13 +101,27 @@ public actor SecurityManager {
     private var session: PairingSession?
     private var pairingWaiters: [Promise<Bond>] = []
     private var encryptionWaiters: [Promise<HCIStatus>] = []
+    /// The key given to the controller for the pairing's encryption (peripheral), and the security
+    /// it brings.
     private var pendingKey: LongTermKey?
+    private var pendingKeySecurity: (level: SecurityLevel, keySize: Int) = (.encrypted, 16)
+    /// What the link's security becomes once the controller reports the encryption being started
+    /// (the key's level and size): set when a key is handed over, applied by Encryption Change only.
+    private var expectedEncryption: (level: SecurityLevel, keySize: Int)?
     private var timeoutTask: Task<Void, Never>?
     private var smpClosed = false
     private var automaticPairingUsed = false
+    /// Pairings the peer caused on this connection (Security Requests, Pairing Requests, ATT errors).
+    private var pairingsByPeer = 0
+    /// A Pairing Request answering this host's own Security Request (``pair()`` as peripheral).
+    private var invitedPairing = false
+    /// The accessory answered encryption with PIN or Key Missing: it forgot the bond.
+    private var peerForgotBond = false
+    /// Until when a refusal of each kind is not reported again (a flood is reported once).
+    private var refusalsReported: [PairingRefusal.Reason: ContinuousClock.Instant] = [:]
     private var elevation: Task<Void, any Error>?
 
-    /// The current security of the link.
+    /// The current security of the link (from the controller's Encryption Change only).
     public private(set) var level = SecurityLevel.none
     /// The encryption key size in use, bytes (`nil` while not encrypted).
     public private(set) var keySize: Int?
@@ -119,19 +146,28 @@ public actor SecurityManager {
         self.peerAddress = peerAddress
         self.hci = hci
         self.context = context
+        self.policy = context.configuration.policy
         self.logger = logger
         self.sendPDU = send
         self.report = report
     }
 
-    /// `true` once the link is encrypted.
+    /// `true` once the link is encrypted (the controller reported it).
     public var isEncrypted: Bool { level >= .encrypted }
 
     // MARK: - Bonds
 
-    /// The stored bond with the peer: by its address, or by resolving its private address with
-    /// the stored IRKs.
+    /// The stored bond to encrypt with: found by the peer's address, or by resolving its private
+    /// address with the stored IRKs; `nil` while the user repairs it
+    /// (``SecurityConfiguration/repairing``).
     public func storedBond() async -> Bond? {
+        guard let found = await bondOnRecord(), !policy.isRepairing(found, peer: peerAddress.address) else { return nil }
+        return found
+    }
+
+    /// The bond stored for the peer (or made on this connection), repaired or not: what the
+    /// policy compares a new pairing with.
+    private func bondOnRecord() async -> Bond? {
         if let bond { return bond }
         if let found = await context.bonds.bond(for: peerAddress) {
             bond = found
@@ -146,23 +182,42 @@ public actor SecurityManager {
         return nil
     }
 
+    /// Whom the Repeated Attempts record is kept for: the bonded identity, else the address.
+    private func attemptsKey() async -> IdentityAddress {
+        await bondOnRecord()?.peerIdentity ?? peerAddress
+    }
+
     // MARK: - Public operations
 
     /// Pairs (central: sends a Pairing Request; peripheral: sends a Security Request and waits
-    /// for the central's pairing). Joins a pairing already running.
-    /// - Returns: the new bond (stored if bonding was agreed).
-    /// - Throws: ``SecurityError``: refused by the accessory, wrong passkey, rejected comparison,
-    ///   impossible security, timeout, disconnection.
+    /// for the central's pairing). Joins a pairing already running. A pairing the user asks for
+    /// is not limited by ``SecurityConfiguration/pairingsPerConnection`` or the Repeated Attempts
+    /// interval; the rest of the policy applies.
+    /// - Returns: the new bond (stored only if both sides bond: ``Bond/persistent``).
+    /// - Throws: ``SecurityError``: refused by the accessory or by the policy
+    ///   (``SecurityError/refused(_:)``), wrong passkey, rejected comparison, impossible security,
+    ///   failed encryption, timeout, disconnection.
     @discardableResult
     public func pair() async throws(SecurityError) -> Bond {
+        try await pair(causedByPeer: false)
+    }
+
+    @discardableResult
+    private func pair(causedByPeer: Bool) async throws(SecurityError) -> Bond {
         if smpClosed { throw .timeout(step: "an earlier pairing on this connection") }
+        if causedByPeer, session?.isActive != true, let refusal = await admissionRefusal() {
+            refuse(refusal)
+            throw .refused(refusal)
+        }
         let promise = Promise<Bond>()
         pairingWaiters.append(promise)
         if session?.isActive != true {
+            if causedByPeer { pairingsByPeer += 1 }
             switch role {
             case .central:
-                startSession()
+                await startSession()
             case .peripheral:
+                invitedPairing = !causedByPeer
                 await send(.securityRequest(context.configuration.authentication))
             }
         }
@@ -181,33 +236,45 @@ public actor SecurityManager {
     /// for Encryption Change (or Key Refresh Complete).
     /// - Throws: ``SecurityError/notBonded(peer:)`` with no stored key,
     ///   ``SecurityError/keyMissing(peer:)`` if the accessory forgot the bond (0x06),
-    ///   ``SecurityError/encryptionFailed(status:)`` otherwise.
+    ///   ``SecurityError/encryptionFailed(status:)`` with the controller's status otherwise.
     public func encrypt() async throws(SecurityError) {
         guard role == .central else { throw .encryptionFailed(status: .commandDisallowed) }
         guard let bond = await storedBond(), let key = bond.peerLongTermKey else {
             throw .notBonded(peer: peerAddress.address)
         }
-        let status = try await startEncryption(with: key)
+        expectedEncryption = (bond.authenticated ? .authenticated : .encrypted, bond.keySize)
+        let status: HCIStatus
+        do throws(SecurityError) {
+            status = try await startEncryption(with: key)
+        } catch {
+            expectedEncryption = nil
+            throw error
+        }
         guard status == .success else {
-            let error: SecurityError = status.rawValue == 0x06 ? .keyMissing(peer: peerAddress.address) : .encryptionFailed(status: status)
+            expectedEncryption = nil
+            let error: SecurityError
+            if status.rawValue == 0x06 {
+                peerForgotBond = true
+                error = .keyMissing(peer: peerAddress.address)
+            } else {
+                error = .encryptionFailed(status: status)
+            }
             lastError = error
             report(.securityFailed(error))
             throw error
         }
-        level = bond.authenticated ? .authenticated : .encrypted
-        keySize = bond.keySize
-        report(.encryptionChanged(level: level, keySize: bond.keySize))
     }
 
     /// Makes the link at least as secure as an ATT error says it must be, once per
     /// connection: encrypt with a stored bond, else pair (with MITM for Insufficient
-    /// Authentication on an already encrypted link).
+    /// Authentication on an already encrypted link). The pairing counts as one the peer caused.
     /// - Returns: `true` if security was raised (retry the request), `false` if there is
     ///   nothing to do (retrying would fail the same way).
-    /// - Throws: the ``SecurityError`` that prevented it (e.g. ``SecurityError/keyMissing(peer:)``).
+    /// - Throws: the ``SecurityError`` that prevented it (e.g. ``SecurityError/keyMissing(peer:)``,
+    ///   a refusal).
     public func secure(for code: ATTErrorCode) async throws(SecurityError) -> Bool {
         guard role == .central, context.configuration.pairWhenRequired else { return false }
-        if let lastError, case .keyMissing = lastError { throw lastError }
+        if peerForgotBond { throw .keyMissing(peer: peerAddress.address) }
         let bonded = await storedBond()
         if !isEncrypted, bonded?.peerLongTermKey != nil {
             try await encrypt()
@@ -216,8 +283,52 @@ public actor SecurityManager {
         guard !automaticPairingUsed else { return false }
         if isEncrypted && code != .insufficientAuthentication && code != .encryptionKeySizeTooShort { return false }
         automaticPairingUsed = true
-        try await pair()
+        try await pair(causedByPeer: true)
         return true
+    }
+
+    // MARK: - Policy: what the peer may cause
+
+    /// Why the peer may not cause a pairing now: too many on this connection, or its Repeated
+    /// Attempts interval has not passed; `nil` if it may.
+    private func admissionRefusal() async -> PairingRefusal? {
+        guard policy.peerMayPair(afterStarting: pairingsByPeer) else {
+            return policy.tooManyPairingsRefusal(peer: peerAddress.address)
+        }
+        if let waiting = context.attempts.waiting(await attemptsKey(), policy: policy) {
+            return policy.repeatedAttemptsRefusal(peer: peerAddress.address, failures: waiting.failures, remaining: waiting.remaining)
+        }
+        return nil
+    }
+
+    /// Reports a refusal that happened outside a pairing session (its PDU, if any, was sent):
+    /// once per kind while the same refusal would repeat (a flood of requests is one report).
+    private func refuse(_ refusal: PairingRefusal) {
+        let error = SecurityError.refused(refusal)
+        lastError = error
+        let now = ContinuousClock.now
+        if let quietUntil = refusalsReported[refusal.reason], now < quietUntil {
+            logger.debug("\(refusal) (again)")
+            return
+        }
+        let window = refusal.retryAfter ?? (refusal.reason == .tooManyPairings ? .seconds(3600) : .seconds(1))
+        refusalsReported[refusal.reason] = now + window
+        logger.warning("\(refusal)")
+        report(.securityFailed(error))
+    }
+
+    /// Whether the keys the peer distributed may replace what is stored: the bond on record for
+    /// this connection and the one stored for the identity the peer claims.
+    private func replacementRefusal(for candidate: Bond) async -> PairingRefusal? {
+        var existing: [Bond] = []
+        if let own = await bondOnRecord() { existing.append(own) }
+        if let claimed = await context.bonds.bond(for: candidate.peerIdentity), !existing.contains(claimed) {
+            existing.append(claimed)
+        }
+        for bond in existing {
+            if let refusal = policy.replacementRefusal(of: bond, by: candidate, peer: peerAddress.address) { return refusal }
+        }
+        return nil
     }
 
     // MARK: - Inbound
@@ -242,11 +353,20 @@ public actor SecurityManager {
             return
         case (.peripheral, .pairingRequest):
             if session?.isActive != true {
+                let invited = invitedPairing
+                invitedPairing = false
+                if !invited, let refusal = await admissionRefusal() {
+                    await send(.pairingFailed(refusal.sent))
+                    refuse(refusal)
+                    return
+                }
                 guard await context.delegate.acceptPairing(peer: peerAddress.address) else {
                     await send(.pairingFailed(.pairingNotSupported))
                     return
                 }
-                session = makeSession(role: .responder)
+                if !invited { pairingsByPeer += 1 }
+                let existing = await bondOnRecord()
+                if session?.isActive != true { session = makeSession(role: .responder, existing: existing) }
             }
         default:
             break
@@ -269,22 +389,38 @@ public actor SecurityManager {
         await perform(actions)
     }
 
-    private func securityRequested(_: AuthenticationRequirements) async {
+    /// A Security Request (central): answered as ``PairingPolicy/answer(securityRequest:bond:encrypted:)``
+    /// says, unless pairing or encryption is already under way (Zephyr ignores it then too); a
+    /// pairing it would cause is subject to the per-connection limit and the Repeated Attempts
+    /// interval, and refused with Pairing Failed (Repeated Attempts) when over them.
+    private func securityRequested(_ authentication: AuthenticationRequirements) async {
         report(.securityRequested)
-        guard context.configuration.pairOnSecurityRequest, elevation == nil, session?.isActive != true else { return }
+        guard context.configuration.pairOnSecurityRequest else { return }
+        guard elevation == nil, session?.isActive != true, encryptionWaiters.isEmpty, !peerForgotBond else {
+            logger.debug("Security Request ignored: security is already being raised, or the accessory forgot the bond")
+            return
+        }
         elevation = Task {
             defer { self.elevationFinished() }
             do throws(SecurityError) {
-                // Bonded: encrypt (an accessory wanting more says so with an ATT error later).
-                if let bond = await self.storedBond(), bond.peerLongTermKey != nil {
-                    if !self.isEncrypted { try await self.encrypt() }
+                let bond = await self.storedBond()
+                switch self.policy.answer(securityRequest: authentication, bond: bond, encrypted: self.isEncrypted) {
+                case .nothing:
                     return
+                case .encrypt:
+                    try await self.encrypt()
+                case .pair:
+                    if let refusal = await self.admissionRefusal() {
+                        await self.send(.pairingFailed(refusal.sent))
+                        self.refuse(refusal)
+                        return
+                    }
+                    guard await self.context.delegate.acceptPairing(peer: self.peerAddress.address) else {
+                        await self.send(.pairingFailed(.pairingNotSupported))
+                        return
+                    }
+                    try await self.pair(causedByPeer: true)
                 }
-                guard await self.context.delegate.acceptPairing(peer: self.peerAddress.address) else {
-                    await self.send(.pairingFailed(.pairingNotSupported))
-                    return
-                }
-                try await self.pair()
             } catch {
                 self.logger.warning("answering the accessory's Security Request: \(error)")
             }
@@ -293,38 +429,55 @@ public actor SecurityManager {
 
     private func elevationFinished() { elevation = nil }
 
-    /// Encryption Change or Encryption Key Refresh Complete for this connection.
+    /// Encryption Change or Encryption Key Refresh Complete for this connection: the only place
+    /// the link's security changes. Success applies the security of the key that was handed over;
+    /// anything else (a failure, or encryption switched off) leaves the link unencrypted.
     func encryptionChanged(status: HCIStatus, enabled: Bool) async {
-        let waiters = encryptionWaiters
-        encryptionWaiters.removeAll()
-        for waiter in waiters { waiter.fulfill(status) }
-        if status == .success && enabled {
-            if level == .none { level = .encrypted }
-        } else if status != .success {
-            logger.warning("encryption failed: \(status)")
+        let outcome: HCIStatus = status == .success && !enabled ? .unspecifiedError : status
+        let expected = expectedEncryption
+        expectedEncryption = nil
+        if outcome == .success {
+            level = expected?.level ?? max(level, .encrypted)
+            keySize = expected?.keySize ?? keySize
         } else {
+            if status != .success {
+                logger.warning("encryption failed: \(status)")
+            } else {
+                logger.info("encryption switched off")
+            }
             level = .none
             keySize = nil
         }
+        let waiters = encryptionWaiters
+        encryptionWaiters.removeAll()
+        for waiter in waiters { waiter.fulfill(outcome) }
+        var reported: Int?
+        if outcome == .success {
+            reported = await readKeySize()
+            if let reported, level != .none { keySize = reported }
+            report(.encryptionChanged(level: level, keySize: keySize ?? 16))
+        }
         guard session?.isActive == true else { return }
-        let reported = status == .success && enabled ? await readKeySize() : nil
         // Taken after the await: PDUs handled meanwhile changed the session.
         guard var current = session, current.isActive else { return }
-        let actions = current.encryptionChanged(success: status == .success && enabled, keySize: reported)
+        let actions = current.encryptionChanged(status: outcome, keySize: reported)
         session = current
         await perform(actions)
     }
 
     /// The key for the controller's LE Long Term Key Request (peripheral role): the pairing's
-    /// STK / LTK while pairing, else the bond's key matching `ediv` and `rand`.
+    /// STK / LTK while pairing, else the bond's key matching `ediv` and `rand`. The link's
+    /// security changes only once the controller reports Encryption Change.
     func longTermKey(rand: UInt64, ediv: UInt16) async -> SecurityKey? {
-        if let pendingKey, rand == 0, ediv == 0 { return pendingKey.key }
+        if let pendingKey, rand == 0, ediv == 0 {
+            expectedEncryption = pendingKeySecurity
+            return pendingKey.key
+        }
         guard let bond = await storedBond(), let key = bond.localLongTermKey, key.rand == rand, key.ediv == ediv else {
             logger.info("no key for the central's encryption request: it must pair again")
             return nil
         }
-        keySize = bond.keySize
-        level = bond.authenticated ? .authenticated : .encrypted
+        expectedEncryption = (bond.authenticated ? .authenticated : .encrypted, bond.keySize)
         return key.key
     }
 
@@ -340,6 +493,9 @@ public actor SecurityManager {
     func connectionEnded(reason: HCIStatus) async {
         timeoutTask?.cancel()
         elevation?.cancel()
+        expectedEncryption = nil
+        level = .none
+        keySize = nil
         for waiter in encryptionWaiters { waiter.fulfill(reason) }
         encryptionWaiters.removeAll()
         if var current = session, current.isActive {
@@ -354,17 +510,20 @@ public actor SecurityManager {
 
     // MARK: - Session
 
-    private func makeSession(role sessionRole: PairingSession.Role) -> PairingSession {
+    private func makeSession(role sessionRole: PairingSession.Role, existing: Bond?) -> PairingSession {
         PairingSession(role: sessionRole, configuration: context.configuration, localAddress: localAddress,
-                       peerAddress: peerAddress, localIdentity: context.identity)
+                       peerAddress: peerAddress, localIdentity: context.identity, existingBond: existing)
     }
 
-    private func startSession() {
-        var current = makeSession(role: .initiator)
+    private func startSession() async {
+        let existing = await bondOnRecord()
+        // Another caller may have started one meanwhile.
+        guard session?.isActive != true else { return }
+        var current = makeSession(role: .initiator, existing: existing)
         let actions = current.start()
         session = current
         restartTimeout()
-        Task { await self.perform(actions) }
+        await perform(actions)
     }
 
     private func perform(_ actions: [PairingSession.Action]) async {
@@ -373,7 +532,10 @@ public actor SecurityManager {
         // Term Key Request can reach this actor while it is suspended sending that PDU. Kept
         // before anything is sent, or the request found no key and the link failed with
         // PIN or Key Missing (0x06) on a busy machine.
-        for case .provideKey(let key) in actions { pendingKey = key }
+        for case .provideKey(let key) in actions {
+            pendingKey = key
+            pendingKeySecurity = (session?.securityLevel ?? .encrypted, session?.keySize ?? 16)
+        }
         for action in actions {
             switch action {
             case .send(let pdu):
@@ -397,6 +559,7 @@ public actor SecurityManager {
                     await self.userConfirmed(accepted)
                 }
             case .startEncryption(let key):
+                expectedEncryption = (session?.securityLevel ?? .encrypted, session?.keySize ?? 16)
                 let status: HCIStatus
                 do throws(SecurityError) {
                     status = try await startEncryption(with: key, waiting: false)
@@ -408,22 +571,31 @@ public actor SecurityManager {
                 }
             case .provideKey:
                 break  // kept above, before the sends
+            case .verifyPeerKeys(let candidate):
+                let refusal = await replacementRefusal(for: candidate)
+                // Taken after the await: PDUs handled meanwhile changed the session.
+                guard var current = session, current.isActive else { continue }
+                let next = current.peerKeysVerified(refusal)
+                session = current
+                await perform(next)
             case .completed(let newBond, let method):
                 timeoutTask?.cancel()
                 pairedAt = .now
                 pendingKey = nil
-                level = method.isAuthenticated ? .authenticated : .encrypted
-                keySize = newBond.keySize
                 bond = newBond
                 logger.info("paired with \(peerAddress.address) (\(method), \(newBond))")
-                if context.configuration.bonding {
+                if newBond.persistent {
                     do throws(SecurityError) {
                         try await context.bonds.save(newBond, connectedAddress: peerAddress)
                     } catch {
                         logger.error("\(error)")
                         report(.securityFailed(error))
                     }
+                } else {
+                    logger.notice("\(peerAddress.address) did not bond: its keys serve this connection only and are not stored")
                 }
+                context.attempts.succeeded(peerAddress)
+                context.attempts.succeeded(newBond.peerIdentity)
                 report(.paired(method: method, keySize: newBond.keySize, secureConnections: newBond.secureConnections))
                 let waiters = pairingWaiters
                 pairingWaiters.removeAll()
@@ -433,6 +605,10 @@ public actor SecurityManager {
                 pendingKey = nil
                 lastError = error
                 logger.warning("pairing with \(peerAddress.address) failed: \(error)")
+                if case .disconnected = error {} else {
+                    let interval = context.attempts.failed(await attemptsKey(), policy: policy)
+                    logger.info("\(peerAddress.address) may pair again in \(interval) (Repeated Attempts)")
+                }
                 report(.securityFailed(error))
                 let waiters = pairingWaiters
                 pairingWaiters.removeAll()

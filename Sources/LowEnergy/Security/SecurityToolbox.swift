@@ -163,6 +163,19 @@ public enum SecurityToolbox {
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 
+    /// `true` if `a` and `b` hold the same bytes, in time that depends only on their length
+    /// (never on where they differ): confirm values, DHKey checks and MACs are compared with it,
+    /// so a peer cannot learn a correct value byte by byte from response times (Linux
+    /// `net/bluetooth/smp.c` compares them with `crypto_memneq` for the same reason). Lengths are
+    /// public; different lengths are unequal.
+    @inline(never)
+    public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
     /// Masks a key to `size` bytes of entropy (Vol 3 Part H 2.3.4): the most significant
     /// `16 - size` bytes become zero.
     public static func masked(_ key: [UInt8], toSize size: Int) -> [UInt8] {
