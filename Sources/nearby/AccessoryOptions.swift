@@ -138,6 +138,7 @@ struct HCIOptions: ParsableArguments {
         -> (central: any BLECentral, capture: HCICaptureLog?, choice: BluetoothBackends.Choice) {
         let choice = try await choice()
         if choice.spec.isBlueZ, hciLog.path != nil { throw ValidationError(Self.hciLogWithBlueZ) }
+        if choice.spec.isBlueZ, security.configuration.allowsDebugKeys { throw ValidationError(PairingPolicyOptions.debugKeysWithBlueZ) }
         let logger = logger("nearby.ble")
         if hci == nil { logger.info("Bluetooth: \(choice)") }
         let capture = try hciLog.open()

@@ -1,7 +1,7 @@
 import ArgumentParser
 import NearbyTerminal
 
-/// `nearby setup`'s pairing flags: `--pair`, `--passkey`, `--confirm`, `--repair`.
+/// `nearby setup`'s pairing flags: `--pair`, `--passkey`, `--confirm`, `--repair`, `--allow-debug-keys`.
 struct PairingOptions: ParsableArguments {
     @Flag(name: .long, help: "Pair with the accessory and store the keys with it (AccessorySetupKit's bluetoothPairingLE).")
     var pair = false
@@ -12,8 +12,10 @@ struct PairingOptions: ParsableArguments {
     @Flag(name: .long, help: "Accept the numeric comparison without asking (check the accessory shows the printed number).")
     var confirm = false
 
-    @Option(name: .long, help: ArgumentHelp("Pair a stored accessory again (it forgot the bond, or was reset): its old keys are removed first.", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("Pair a stored accessory again (it forgot the bond, or was reset): its keys are replaced once the new pairing succeeds, whatever its strength or identity key.", valueName: "name"))
     var repair: String?
+
+    @OptionGroup var policy: PairingPolicyOptions
 
     /// `true` if pairing was asked for (`--pair` or `--repair`).
     var pairs: Bool { pair || repair != nil }

@@ -34,6 +34,12 @@ struct RangeCommand: AsyncParsableCommand {
             --all ranges with every set-up accessory (or, if none is set up, with whatever advertises \
             an NI data channel).
 
+            Pairing: bonded accessories are encrypted with their stored keys; an accessory that asks \
+            for security (a Security Request, or an ATT error) is paired Just Works within the \
+            pairing policy, and refusals (a bond it would weaken or take over, the debug key \
+            without --allow-debug-keys, repeated requests) are printed as events, with --json as \
+            objects with "event":"security" (docs/pairing.md).
+
             Hooks run commands on zone changes: --on-enter near -- /usr/bin/logger -t nearby near \
             (the event reaches the command in NEARBY_* environment variables only).
 
@@ -68,6 +74,8 @@ struct RangeCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @OptionGroup var pairingPolicy: PairingPolicyOptions
+
     @OptionGroup var options: SessionOptions
 
     @OptionGroup var uciLog: UCILogOptions
@@ -91,6 +99,7 @@ struct RangeCommand: AsyncParsableCommand {
         let choice = try await BluetoothBackends.resolve(configuration.transports.hci)
         let hci = choice.spec
         if hci.isBlueZ, hciLog.path != nil { throw ValidationError(HCIOptions.hciLogWithBlueZ) }
+        if hci.isBlueZ, pairingPolicy.allowDebugKeys { throw ValidationError(PairingPolicyOptions.debugKeysWithBlueZ) }
         let logger = Logger(label: "nearby")
         let store = storeOptions.open()
         if !all {
@@ -109,7 +118,7 @@ struct RangeCommand: AsyncParsableCommand {
                 ownAddress: configuration.transports.ownAddress == "public" ? .public : .randomStatic(nil),
                 commandSet: configuration.transports.hciLegacy == true ? .legacy : .automatic)
             live = try await LiveRanging.open(
-                uwb: uwbSpec, hci: hci, host: host, security: store.securityContext(), settings: settings, uciCapture: captures.uci,
+                uwb: uwbSpec, hci: hci, host: host, security: store.securityContext(configuration: pairingPolicy.apply(to: SecurityConfiguration())), settings: settings, uciCapture: captures.uci,
                 hciCapture: captures.hci, logger: logger)
         } catch {
             Console.error("error: \(error)")

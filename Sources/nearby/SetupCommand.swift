@@ -24,9 +24,14 @@ struct SetupCommand: AsyncParsableCommand {
             --pair pairs with it (LE Secure Connections, or legacy pairing for older \
             accessories) and stores the keys with it: numeric comparisons and passkeys are asked \
             on the terminal, or answered by --confirm / --passkey N in scripts. --repair NAME \
-            pairs a stored accessory again after it forgot the bond (its old keys are removed \
-            first). This computer keeps one random static address per controller (or \
-            --own-address public), so a bonded accessory recognises it.
+            pairs a stored accessory again after it forgot the bond or was reset: its keys are \
+            replaced once the new pairing succeeds. This computer keeps one random static \
+            address per controller (or --own-address public), so a bonded accessory recognises it.
+
+            Pairings that would weaken or take over a stored bond, accessories that use the \
+            Bluetooth debug key (unless --allow-debug-keys) and accessories that keep asking to \
+            pair are refused; the refusal says why and what to do (with --json also as an object \
+            with "event":"security"). docs/pairing.md explains each one.
 
             Examples:
               nearby setup --name "Kitchen tag"
@@ -76,15 +81,18 @@ struct SetupCommand: AsyncParsableCommand {
         let store = storeOptions.open()
         var pick = pick
         var name = name
+        var configuration = pairingOptions.policy.apply(to: pairingOptions.delegate.securityConfiguration)
         if let repair = pairingOptions.repair {
-            // Pair a stored accessory again: drop its old keys, then set it up with pairing.
-            let record = try await NearbyExit.onError { try await store.removeBond(repair) }
-            Console.error("removed the stored keys of \(record); pairing it again")
+            // Pair a stored accessory again: its keys are not used, and the new pairing replaces
+            // them (only if it succeeds: a failed repair leaves them as they were).
+            let record = try await NearbyExit.onError { try await store.resolve(repair) }
+            configuration.repairing = Set([record.address] + (record.bond.map { [$0.peerIdentity.address] } ?? []))
+            Console.error("pairing \(record) again; its stored keys are replaced once the new pairing succeeds")
             pick = pick ?? record.address.description
             name = name ?? record.displayName
             items = [try record.displayItem]
         }
-        let security = store.securityContext(configuration: pairingOptions.delegate.securityConfiguration, delegate: pairingOptions.delegate)
+        let security = store.securityContext(configuration: configuration, delegate: pairingOptions.delegate)
         let (central, capture, choice) = try await hciOptions.openCentral(security: security)
         defer { CaptureReport.finish("--hci-log", capture?.file) }
         let logger = hciOptions.logger("nearby.accessories")
@@ -103,6 +111,12 @@ struct SetupCommand: AsyncParsableCommand {
         // Setting a stored accessory up again keeps the name it was given unless --name says another.
         setup.whenStored = name == nil || pairingOptions.repair != nil ? .refresh : .update
         setup.pairing = pairingOptions.pairs
+        let json = json
+        setup.securityEvents = { error, address in
+            // What a refusal means and what to do: always on standard error, as JSON too with --json.
+            Console.error(error.refusal == nil ? "security: \(error)" : "\(error)")
+            if json { Console.out(SecurityJSON.line(error, address: address)) }
+        }
         let chooser = PickerFrontEnds.make(pick: pick)
         let run = setup
         let limit = pick != nil ? timeout ?? 30 : timeout

@@ -41,8 +41,9 @@ import Testing
 /// `nearby range` end to end: the built executable on `nearby sim uwbs` (its dev kit, over TCP)
 /// and the Bumble NI accessory (BLE over HCI/TCP, its own UWBS on the same server).
 @Suite(.serialized) struct RangeEndToEndTests {
-    /// `nearby sim uwbs` (ideal noise) and the Bumble NI accessory whose UWB side ranges on it.
-    static func startPeers() async throws -> (server: ChildProcess, peer: ChildProcess, uwbsPort: Int, hciPort: Int) {
+    /// `nearby sim uwbs` (ideal noise) and the Bumble NI accessory whose UWB side ranges on it
+    /// (`peerArguments`: more `ble_peer.py` arguments).
+    static func startPeers(peerArguments: [String] = []) async throws -> (server: ChildProcess, peer: ChildProcess, uwbsPort: Int, hciPort: Int) {
         let server = try ChildProcess(PackagePaths.nearby, ["sim", "uwbs", "--listen", "127.0.0.1:0", "--noise", "ideal"])
         try await server.waitForOutput("listening on 127.0.0.1:")
         guard let match = server.stdout.range(of: #"listening on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
@@ -52,7 +53,7 @@ import Testing
             throw ChildProcessError("no port in: \(server.stdout)")
         }
         do {
-            let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)")
+            let (peer, hciPort) = try await NIAccessoryPeer.start(uwbs: "127.0.0.1:\(uwbsPort)", arguments: peerArguments)
             return (server, peer, uwbsPort, hciPort)
         } catch {
             server.terminate()

@@ -3,7 +3,8 @@ import LowEnergy
 extension AccessorySetup.Result {
     /// What the setup did, as a sentence: `set up Kitchen tag (F0:F1:F2:F3:F4:F5 random), data
     /// channel Nordic UART`, with `showingBond` also how it is paired: `, paired (LE Secure
-    /// Connections, authenticated, 16-byte key)`.
+    /// Connections, authenticated, 16-byte key)`, and `but not bonded: ...` for an accessory that
+    /// keeps no keys.
     public func summary(showingBond: Bool) -> String {
         let verb: String
         switch outcome {
@@ -12,11 +13,16 @@ extension AccessorySetup.Result {
         case .alreadyStored: verb = "already stored"
         }
         var paired = ""
+        var made: Bond?
+        if case .keys(let bond)? = pairing { made = bond }
         if case .keptByBlueZ(let summary)? = pairing, showingBond {
             paired = ", paired (\(summary))"
-        } else if let bond = record.bond, showingBond {
+        } else if let bond = made ?? record.bond, showingBond {
             paired = ", paired (\(bond.secureConnections ? "LE Secure Connections" : "legacy pairing"), "
                 + "\(bond.authenticated ? "authenticated" : "Just Works"), \(bond.keySize)-byte key)"
+            if !bond.persistent {
+                paired += " but not bonded: the accessory keeps no keys, so it pairs again when a link needs encryption"
+            }
         }
         return "\(verb) \(record), data channel \(dataChannel)\(paired)"
     }

@@ -30,8 +30,13 @@ public struct AccessorySetup: Sendable {
     /// Pair with the accessory after checking its data channel (AccessorySetupKit's
     /// `bluetoothPairingLE`; `nearby setup --pair`): the keys are stored with the record (own
     /// host), or BlueZ keeps them and the record says so (``AccessoryRecord/bondHolder``).
-    /// Default `false`. The backend's ``SecurityContext`` decides the method and asks the user.
+    /// Default `false`. The backend's ``SecurityContext`` decides the method and asks the user. An
+    /// accessory that does not bond (``LowEnergy/Bond/persistent`` is `false`) is stored without keys.
     public var pairing = false
+    /// Called with every pairing or encryption failure on the accessory's connection, refusals of
+    /// the pairing policy (``LowEnergy/SecurityError/refused(_:)``) included, in order (`nearby
+    /// setup` prints them; with `--json` as objects). All are delivered before ``setUp(_:)`` returns.
+    public var securityEvents: (@Sendable (SecurityError, BluetoothAddress) -> Void)?
     private let logger: Logger
 
     /// What a successful setup did.
@@ -43,7 +48,8 @@ public struct AccessorySetup: Sendable {
         /// What the store did (``AccessoryStore/AddOutcome/updated(_:previous:)`` when the
         /// address was set up before: its id is kept).
         public var outcome: AccessoryStore.AddOutcome
-        /// What pairing made, if the setup paired.
+        /// What pairing made, if the setup paired: the keys (also when the accessory did not
+        /// bond: then they are not in the record), or BlueZ's summary.
         public var pairing: PairingOutcome? = nil
 
         /// The stored record.
@@ -179,16 +185,17 @@ public struct AccessorySetup: Sendable {
             throw Self.mapConnect(error, address: address, timeout: connectTimeout)
         }
         logger.info("connected to \(address) for setup; looking for a data channel")
+        let forwarder = await forwardSecurityEvents(of: link)
         let offered: DataChannelService?
         do {
             offered = try await link.offeredDataChannel(among: dataChannels)
         } catch {
-            await link.disconnect()
+            await Self.disconnect(link, forwarder)
             throw Self.mapConnect(error, address: address, timeout: connectTimeout)
         }
         guard let offered else {
             let services = await link.primaryServices()
-            await link.disconnect()
+            await Self.disconnect(link, forwarder)
             throw .noDataChannel(address: address, offered: services, known: dataChannels)
         }
         var pairing: PairingOutcome?
@@ -197,20 +204,23 @@ public struct AccessorySetup: Sendable {
                 pairing = try await link.pair()
                 logger.info("paired with \(address): \(pairing!)")
             } catch {
-                await link.disconnect()
+                await Self.disconnect(link, forwarder)
                 throw .pairingFailed(address: address, error)
             }
         }
-        await link.disconnect()
+        await Self.disconnect(link, forwarder)
         var record = AccessoryRecord(
             displayName: candidate.displayName, advertisedName: candidate.advertisedName, address: address,
             addressType: candidate.addressType, descriptor: candidate.displayItem.descriptor,
             dataChannel: DataChannelReference(offered), bonding: .none, origin: .setup,
             imagePath: candidate.displayItem.imagePath, lastSeenAt: Date())
         switch pairing {
-        case .keys(let bond)?:
+        case .keys(let bond)? where bond.persistent:
             record.bond = bond
             record.bonding = .bonded
+        case .keys?:
+            // The keys of an accessory that does not bond are not stored (it does not keep them either).
+            break
         case .keptByBlueZ(let summary)?:
             record.bonding = .bonded
             record.bondHolder = .bluez
@@ -225,6 +235,23 @@ public struct AccessorySetup: Sendable {
         } catch {
             throw .store(error)
         }
+    }
+
+    /// Hands the link's security failures to ``securityEvents`` until it ends.
+    private func forwardSecurityEvents(of link: any SetupLink) async -> Task<Void, Never>? {
+        guard let securityEvents else { return nil }
+        let failures = await link.securityFailures()
+        let address = link.address
+        return Task {
+            for await error in failures { securityEvents(error, address) }
+        }
+    }
+
+    /// Disconnects, then lets the forwarder deliver what the link reported (its failures end
+    /// with the link).
+    private static func disconnect(_ link: any SetupLink, _ forwarder: Task<Void, Never>?) async {
+        await link.disconnect()
+        await forwarder?.value
     }
 
     static func mapConnect(_ error: BluetoothError, address: BluetoothAddress, timeout: Duration) -> AccessorySetupError {

@@ -58,8 +58,21 @@ public protocol SetupLink: Sendable {
     /// - Throws: ``SecurityError`` saying why pairing failed and what to do.
     func pair() async throws(SecurityError) -> PairingOutcome
 
+    /// The link's pairing and encryption failures as this program's host reports them, refusals
+    /// of its pairing policy (``SecurityError/refused(_:)``) included, in order, starting with
+    /// one reported before this call; the stream ends after ``disconnect()``. Backends that leave
+    /// pairing to the system (BlueZ) report none: ``pair()`` throws their failure.
+    func securityFailures() async -> AsyncStream<SecurityError>
+
     /// Disconnects (best effort).
     func disconnect() async
+}
+
+extension SetupLink {
+    /// No failures to report (the backend's ``pair()`` throws them).
+    public func securityFailures() async -> AsyncStream<SecurityError> {
+        AsyncStream { $0.finish() }
+    }
 }
 
 /// What pairing produced and who keeps the keys.

@@ -21,7 +21,8 @@ public protocol DataChannel: AnyObject, Sendable {
     /// on ``close()``.
     var messages: AsyncStream<[UInt8]> { get }
 
-    /// Link events (disconnected with reason, reconnected). Single consumer; finishes on ``close()``.
+    /// Link events (disconnected with reason, reconnected, security failures and refusals).
+    /// Single consumer; finishes on ``close()``.
     var events: AsyncStream<DataChannelEvent> { get }
 
     /// Re-establishes the link after a disconnection (no-op while connected).
@@ -38,4 +39,7 @@ public enum DataChannelEvent: Sendable, Hashable {
     case disconnected(reason: HCIStatus)
     /// The link is back; messages flow again. `maximumMessageLength` may have changed.
     case reconnected(maximumMessageLength: Int)
+    /// Pairing or encryption on the link failed or was refused by the pairing policy
+    /// (``SecurityError/refused(_:)``); the channel goes on as far as the link allows.
+    case security(SecurityError)
 }

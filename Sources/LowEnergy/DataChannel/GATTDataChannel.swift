@@ -142,6 +142,11 @@ public actor GATTDataChannel: DataChannel {
     }
 
     private func setUp(_ connection: BLEConnection) async throws(BluetoothError) {
+        // Subscribed first: discovery and subscribing may make the link pair (an ATT security
+        // error), and its refusals must reach the channel's events too.
+        let events = connection.events()
+        // Encrypting while connecting may already have failed (the accessory forgot the bond).
+        if let error = await connection.security.lastError { eventContinuation.yield(.security(error)) }
         let gatt = connection.gatt
         guard let (definition, gattService) = try await DataChannelService.find(on: gatt, among: preferredServices) else {
             throw .notFound(detail: "\(address) offers none of the data-channel services \(preferredServices.map(\.description).joined(separator: ", "))")
@@ -176,14 +181,23 @@ public actor GATTDataChannel: DataChannel {
             }
         }
         watchTask?.cancel()
-        let events = connection.events()
         watchTask = Task {
             for await event in events {
-                if case .disconnected(let reason) = event {
+                switch event {
+                case .disconnected(let reason):
                     self.linkLost(connection, reason: reason)
+                case .securityFailed(let error):
+                    self.securityFailed(connection, error)
+                default:
+                    break
                 }
             }
         }
+    }
+
+    private func securityFailed(_ on: BLEConnection, _ error: SecurityError) {
+        guard !closed, connection === on else { return }
+        eventContinuation.yield(.security(error))
     }
 
     private func linkLost(_ lost: BLEConnection, reason: HCIStatus) {

@@ -166,6 +166,8 @@ public actor AccessoryRoleSession {
                 }
             case .link(.reconnected):
                 emit(.link(.reconnected(maximumMessageLength: await channel.maximumMessageLength)))
+            case .link(.security(let error)):
+                emit(.link(.security(error)))
             case .sample(let sample, let generation):
                 guard generation == self.generation, state == .ranging else {
                     losses.discard()

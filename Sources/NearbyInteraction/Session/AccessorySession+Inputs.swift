@@ -96,6 +96,9 @@ extension AccessorySession {
                 throw .linkLost(reason)
             case .reconnected:
                 linkUp = true
+            case .security(let error):
+                // Reported (above); the session goes on as far as the link allows.
+                logger.notice("BLE security: \(error)")
             }
         case .sample(let sample, let generation):
             guard generation == uwbGeneration, state == .ranging else {

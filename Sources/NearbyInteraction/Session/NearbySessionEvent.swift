@@ -31,7 +31,8 @@ public struct NearbySessionEvent: Sendable {
         /// The local UWB session was interrupted (dev kit error or unplug) or restored by the
         /// UCI client; ranging resumes by itself after `restored`.
         case uwb(UWBSessionEvent)
-        /// The data channel's link went down or came back.
+        /// The data channel's link went down or came back, or its pairing or encryption failed
+        /// or was refused (``LowEnergy/DataChannelEvent/security(_:)``).
         case link(DataChannelEvent)
         /// A dev-kit-wide event from the UCI client (``accessory`` is `nil`).
         case device(UCIClientEvent)
@@ -54,7 +55,8 @@ public struct NearbySessionEvent: Sendable {
     }
 
     /// A short name for the kind: `state`, `configured`, `update`, `ranging`, `dropped`, `retry`,
-    /// `uwb`, `link`, `device`, `error` (the `event` key of `nearby range --json`).
+    /// `uwb`, `link`, `security` (a link's pairing or encryption failed or was refused), `device`,
+    /// `error` (the `event` key of `nearby range --json`).
     public var kindName: String {
         switch kind {
         case .state: "state"
@@ -64,6 +66,7 @@ public struct NearbySessionEvent: Sendable {
         case .dropped: "dropped"
         case .retry: "retry"
         case .uwb: "uwb"
+        case .link(.security): "security"
         case .link: "link"
         case .device: "device"
         case .error: "error"
@@ -89,6 +92,7 @@ extension NearbySessionEvent: CustomStringConvertible {
             switch event {
             case .disconnected(let reason): return "\(who): BLE link lost (\(reason))"
             case .reconnected: return "\(who): BLE link back"
+            case .security(let error): return "\(who): BLE security: \(error)"
             }
         case .device(let event): return "\(who): \(event)"
         case .error(let error): return "\(who): error: \(error.reason)"

@@ -3,6 +3,7 @@ public import NearbyBase
 public import NearbyInteraction
 public import NIProtocol
 public import Ranging
+import LowEnergy
 import UCI
 
 /// The one JSON encoding of a run's events: `nearby range --json`, `demo --json` and
@@ -61,6 +62,8 @@ public enum RunJSON {
                 object.merge([("queue", .string(report.queue.rawValue)), ("count", .integer(report.count)), ("total", .integer(report.total))])
             case .error(let error):
                 object.merge([("code", .string(error.code.name)), ("message", .string(error.description))])
+            case .link(.security(let error)):
+                object.merge(SecurityJSON.fields(for: error))
             default:
                 object["message"] = .string(event.description)
             }
