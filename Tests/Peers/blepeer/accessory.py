@@ -21,6 +21,7 @@ from bumble.host import Host
 from . import security as smp_security
 from . import services
 from .behaviour import Behaviour
+from .controller import FailingEncryption
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +56,10 @@ class _Channel:
         self.accessory.report(f'NOTIFIED channel={self.name} length={len(message)}')
 
 
+class AccessoryController(FailingEncryption, Controller):
+    """The accessory's controller: Bumble's, able to fail an encryption (``--fail-encryption``)."""
+
+
 class Accessory:
     """The accessory: Bumble Device on controller C1, on the same LocalLink as C0."""
 
@@ -72,6 +77,7 @@ class Accessory:
         link_loss: Callable[[int, hci.Address], int],
         security: smp_security.SecurityOptions | None = None,
         rpa_irk: bytes | None = None,
+        claim_identity: str | None = None,
         report=print,
     ) -> None:
         self.address = hci.Address(address)
@@ -81,7 +87,9 @@ class Accessory:
         self.link_loss = link_loss
         self.advertising_data = advertising_data
         self.scan_response_data = scan_response_data
-        self.controller = Controller('C1', link=link)
+        self.controller = AccessoryController('C1', link=link)
+        self.controller.report = self.report
+        self.controller.fail_encryption = security.fail_encryption if security else None
         host = Host()
         host.controller = self.controller
         config = DeviceConfiguration(name=name, address=hci.Address(address))
@@ -95,8 +103,11 @@ class Accessory:
             self.device.irk = rpa_irk
         # Pairing with Bumble's own Security Manager, as the test configures it.
         self.security = security or smp_security.SecurityOptions()
+        # An impostor: distributes another device's identity address (with its own IRK).
+        self.claim_identity = claim_identity
         self.device.pairing_config_factory = lambda connection: smp_security.pairing_config(
-            self.security, self.report)
+            self.security, self.report, claims_identity=claim_identity is not None)
+        self.flooded: set[int] = set()
         self.att_silent = False
         server = self.device.gatt_server
         answer = server.on_gatt_pdu
@@ -156,6 +167,14 @@ class Accessory:
     # ------------------------------------------------------------------------------------------
     async def start(self) -> None:
         await self.device.power_on()
+        if not self.security.bonding:
+            # A real No Bonding accessory keeps no keys (Bumble keeps them without a keystore
+            # only for the connection's session).
+            self.device.keystore = None
+        if self.security.debug_key:
+            self.device.smp_manager.debug_mode = True
+        if self.claim_identity is not None:
+            self.device.static_address = hci.Address(self.claim_identity)
         await self._advertise()
 
     async def _advertise(self) -> None:
@@ -199,6 +218,10 @@ class Accessory:
                 connection = getattr(bearer, 'connection', bearer)
                 channel = _Channel(self, services.DATA_CHANNELS[name], connection)
                 asyncio.get_running_loop().create_task(self.behaviour.on_subscribed(channel))
+                if self.security.security_request_flood and connection.handle not in self.flooded:
+                    self.flooded.add(connection.handle)
+                    asyncio.get_running_loop().create_task(smp_security.flood_security_requests(
+                        self.device, connection, self.security.security_request_flood, self.report))
 
     def _on_rx(self, definition, connection, value: bytes) -> None:
         self.report(f'RECEIVED channel={definition.name} length={len(value)} data={bytes(value).hex()}')

@@ -38,6 +38,12 @@ Event Mask bits above 4.0 refused with 0x12, like a CSR8510); ``refuse_extended_
 claims extended advertising but answers LE Extended Create Connection with 0x01;
 ``no_connect_while_scanning=True`` refuses to initiate while scanning (0x0C), like controllers
 that cannot do both.
+
+:class:`FailingEncryption` (used by C0 and by the accessories' controllers): ``fail_encryption=
+(status, n)`` makes the controller, as the peripheral of a link, fail the n-th encryption it is
+asked for after its host gave the key: the central gets LL_REJECT_EXT_IND (its host an
+Encryption Change with ``status``) and so does its own host. Prints ``ENCRYPTION-FAILED-BY-
+CONTROLLER controller=NAME status=0xNN``.
 """
 
 from __future__ import annotations
@@ -88,6 +94,32 @@ OWN_ADDRESS_COMMANDS = {
 }
 NO_ADDRESS = hci.Address('00:00:00:00:00:00')
 
+
+class FailingEncryption:
+    """A controller mixin: as a link's peripheral, fail the n-th encryption (see the module
+    documentation). Set ``fail_encryption`` and ``report`` before the link encrypts."""
+
+    fail_encryption: tuple[int, int] | None = None
+    encryptions_answered = 0
+
+    def on_le_long_term_key_reply(self, connection, request, long_term_key) -> None:
+        self.encryptions_answered += 1
+        failure = self.fail_encryption
+        if failure is not None and long_term_key is not None and self.encryptions_answered == failure[1]:
+            status = failure[0]
+            self.report(f'ENCRYPTION-FAILED-BY-CONTROLLER controller={self.name} status=0x{status:02x}')
+            connection.send_ll_control_pdu(
+                ll.RejectExtInd(reject_opcode=ll.ControlPdu.Opcode.LL_ENC_REQ, error_code=status))
+            self.on_le_encryption_change(connection, status)
+            return
+        super().on_le_long_term_key_reply(connection, request, long_term_key)
+
+
+def parse_failure(text: str) -> tuple[int, int]:
+    """``STATUS[@N]`` (hex status, 1-based encryption number) for ``--fail-encryption``."""
+    status, _, nth = text.partition('@')
+    return int(status, 16), int(nth or '1')
+
 # Extended advertising report event types (Core 5.x Vol 4 Part E 7.7.65.13)
 EXT_LEGACY_ADV_IND = 0x13
 EXT_LEGACY_SCAN_RSP_TO_ADV_IND = 0x1B
@@ -95,7 +127,7 @@ EXT_STOCK_CONNECTABLE = 0x0001
 EXT_STOCK_SCAN_RESPONSE = 0x0008
 
 
-class TestController(Controller):
+class TestController(FailingEncryption, Controller):
     """The controller exposed to the host under test. See the module documentation."""
 
     def __init__(
@@ -110,10 +142,12 @@ class TestController(Controller):
         bt40: bool = False,
         refuse_extended_connect: bool = False,
         no_connect_while_scanning: bool = False,
+        fail_encryption: tuple[int, int] | None = None,
         report=print,
         **kwargs,
     ) -> None:
         super().__init__(name, **kwargs)
+        self.fail_encryption = fail_encryption
         self.bt40 = bt40
         self.refuse_extended_connect = refuse_extended_connect
         self.no_connect_while_scanning = no_connect_while_scanning

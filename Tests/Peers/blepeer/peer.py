@@ -20,9 +20,9 @@ from bumble import link as bumble_link
 
 from . import advertising, services
 from .accessory import Accessory
-from .security import IO_CAPABILITIES, SecurityOptions
+from .security import IO_CAPABILITIES, SecurityOptions, parse_key_distribution
 from .behaviour import Behaviour, load as load_behaviour
-from .controller import TestController
+from .controller import TestController, parse_failure
 from .phone import SCRIPTS as PHONE_SCRIPTS, start_phones
 from .transport import open_h4_transport
 
@@ -57,6 +57,7 @@ class PeerOptions:
     bt40: bool = False
     refuse_extended_connect: bool = False
     no_connect_while_scanning: bool = False
+    controller_fails_encryption: tuple[int, int] | None = None
     connect_to: str | None = None
     pair_as_central: bool = False
     encrypt_as_central: bool = False
@@ -134,6 +135,7 @@ class BLEPeer:
             bt40=options.bt40,
             refuse_extended_connect=options.refuse_extended_connect,
             no_connect_while_scanning=options.no_connect_while_scanning,
+            fail_encryption=options.controller_fails_encryption,
             report=report,
         )
         if options.second_transport:
@@ -156,6 +158,8 @@ class BLEPeer:
                 link_loss=self.c0.drop_links,
                 security=options.security,
                 rpa_irk=options.rpa_irk,
+                # The last accessory is the impostor, when there is one.
+                claim_identity=options.security.claim_identity if index == options.accessories - 1 else None,
                 report=report,
             )
             await accessory.start()
@@ -243,6 +247,15 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
     pairing.add_argument('--refuse-pairing', action='store_true', help='answer Pairing Failed (not supported)')
     pairing.add_argument('--reject-comparison', action='store_true', help='say no to numeric comparison')
     pairing.add_argument('--security-request', action='store_true', help='send a Security Request on connecting')
+    pairing.add_argument('--debug-key', action='store_true', help='pair with the SMP debug public key (Bumble debug mode)')
+    pairing.add_argument('--extra-key-distribution', type=parse_key_distribution, default=(0, 0), metavar='II:RR',
+                         help='bits (hex) ORed into the Pairing Response key distribution, initiator:responder')
+    pairing.add_argument('--security-request-flood', type=int, default=0, metavar='N',
+                         help='N Security Requests, each after the previous was answered, once the central subscribed to the data channel')
+    pairing.add_argument('--claim-identity', metavar='ADDRESS',
+                         help='the last accessory distributes ADDRESS (random static) as its identity, with its own IRK')
+    pairing.add_argument('--fail-encryption', type=parse_failure, metavar='STATUS[@N]',
+                         help="the accessory's controller fails its N-th (1) encryption with STATUS (hex)")
     pairing.add_argument('--rpa-irk', help='advertise with resolvable private addresses from this IRK (hex, MSB first)')
     central = parser.add_argument_group('the accessory as a central (peripheral-role tests of the host)')
     central.add_argument('--connect-to', metavar='ADDRESS', help='connect to this (random) address, retrying')
@@ -257,6 +270,8 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
                         help='claims extended advertising but answers LE Extended Create Connection with 0x01')
     quirks.add_argument('--no-connect-while-scanning', action='store_true',
                         help='refuse LE (Extended) Create Connection with 0x0C while scanning')
+    quirks.add_argument('--controller-fails-encryption', type=parse_failure, metavar='STATUS[@N]',
+                        help='C0, as a peripheral, fails its N-th (1) encryption with STATUS (hex) after the host gave the key')
     role = parser.add_argument_group('the host under test as an accessory (blepeer/phone.py)')
     role.add_argument('--phones', type=int, default=0, help='phones (centrals) that find and use the accessory')
     role.add_argument('--phone-script', default='ni', help='comma-separated script per phone (the last repeats): ' + ', '.join(PHONE_SCRIPTS))
@@ -288,10 +303,13 @@ def parse_arguments(argv: list[str] | None = None) -> tuple[PeerOptions, str, st
             io=args.io, mitm=not args.no_mitm, sc=not args.legacy_pairing, bonding=not args.no_bonding,
             key_size=args.key_size, passkey=args.passkey, passkey_file=args.passkey_file,
             refuse=args.refuse_pairing, reject_comparison=args.reject_comparison,
-            security_request=args.security_request),
+            security_request=args.security_request, debug_key=args.debug_key,
+            extra_key_distribution=args.extra_key_distribution, security_request_flood=args.security_request_flood,
+            claim_identity=args.claim_identity, fail_encryption=args.fail_encryption),
         bt40=args.bt40,
         refuse_extended_connect=args.refuse_extended_connect,
         no_connect_while_scanning=args.no_connect_while_scanning,
+        controller_fails_encryption=args.controller_fails_encryption,
         connect_to=args.connect_to,
         pair_as_central=args.pair_as_central,
         encrypt_as_central=args.encrypt_as_central,

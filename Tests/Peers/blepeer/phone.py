@@ -17,6 +17,10 @@ Each phone runs a script (``--phone-script``, one per phone, comma-separated; th
                     0x0B (31 bytes) goes as a long write (Prepare / Execute Write)
 ``probe``           GATT checks: services, the GAP name, an unknown handle, a bad offset,
                     Qorvo's SEC characteristic (pairs), then ``ni``
+``reencrypt-sec``   reads SEC (pairs), disconnects, connects again, encrypts with the bond and
+                    reads SEC again whether the encryption worked or not (the accessory must not
+                    serve it over a link whose encryption failed): PHONE-REENCRYPT ok|error=...,
+                    PHONE-SEC-AGAIN value=...|error=0xNN
 
 Lines printed (each with ``phone=N``): PHONE-SEEN, PHONE-CONNECTED, PHONE-MTU, PHONE-SERVICE,
 PHONE-SUBSCRIBED, PHONE-ACD, PHONE-STARTED, PHONE-STOPPED, PHONE-NO-ACD, PHONE-NO-START,
@@ -38,7 +42,7 @@ from bumble.host import Host
 from . import services
 from .controller import TestController
 
-SCRIPTS = ('ni', 'ni-stop', 'ni-leave', 'android', 'never-subscribe', 'garbage', 'mtu23', 'probe')
+SCRIPTS = ('ni', 'ni-stop', 'ni-leave', 'android', 'never-subscribe', 'garbage', 'mtu23', 'probe', 'reencrypt-sec')
 
 
 def uuids_in(advertising: bytes) -> list[str]:
@@ -229,6 +233,9 @@ class Phone:
             await self.configure(peer, rx)
             return
         peer = await self.connect(target)
+        if script == 'reencrypt-sec':
+            await self.reencrypt_sec(peer, target)
+            return
         if script == 'probe':
             await self.probe(peer)
         rx, tx = await self.data_channel(peer)
@@ -261,6 +268,24 @@ class Phone:
                 await self.stop(peer, rx)
             await self.connection.disconnect()
 
+    async def reencrypt_sec(self, peer: Peer, target: hci.Address) -> None:
+        sec = await sec_characteristic(peer)
+        self.report(f'PHONE-SEC-FIRST {await read_or_error(sec)}')
+        await self.connection.pair()
+        self.report(f'PHONE-SEC-PAIRED {await read_or_error(sec)}')
+        await asyncio.sleep(0.6)  # the accessory files the bond
+        await self.connection.disconnect()
+        await asyncio.sleep(0.3)
+        target = await self.find()
+        peer = await self.connect(target, exchange_mtu=False)
+        try:
+            await self.connection.encrypt()
+            self.report('PHONE-REENCRYPT ok')
+        except Exception as error:  # the encryption failed
+            self.report(f'PHONE-REENCRYPT error={type(error).__name__}')
+        sec = await sec_characteristic(peer)
+        self.report(f'PHONE-SEC-AGAIN {await read_or_error(sec)}')
+
     async def probe(self, peer: Peer) -> None:
         uuids = sorted(str(service.uuid).upper() for service in peer.services)
         self.report(f'PHONE-PROBE services={",".join(uuids)}')
@@ -284,6 +309,19 @@ class Phone:
                 await self.connection.pair()
                 value = await sec.read_value()
                 self.report(f'PHONE-PROBE sec-after-pairing value={bytes(value).decode()}')
+
+
+async def sec_characteristic(peer: Peer):
+    qorvo = peer.get_services_by_uuid(UUID(services.QORVO_SERVICE))
+    await qorvo[0].discover_characteristics()
+    return qorvo[0].get_characteristics_by_uuid(UUID(services.QORVO_SEC))[0]
+
+
+async def read_or_error(characteristic) -> str:
+    try:
+        return f'value={bytes(await characteristic.read_value()).decode()}'
+    except ATT_Error as error:
+        return f'error=0x{error.error_code:02x}'
 
 
 async def start_phones(link, count: int, scripts: list[str], *, service: str, hold: float, mtu: int, report) -> list[Phone]:
