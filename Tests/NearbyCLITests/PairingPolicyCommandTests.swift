@@ -92,7 +92,7 @@ struct PairingPolicyCommandTests {
         let event = try #require(try Self.securityEvents(impostor.stdout).first, "\(impostor.stdout)")
         #expect(event["type"] as? String == "refused" && event["code"] as? String == "identity_conflict", "\(event)")
         #expect(event["address"] as? String == "F0:F1:F2:F3:F4:F6")
-        try await peer.process.waitForOutput("PAIRING-FAILED reason=0x03 accessory=F0:F1:F2:F3:F4:F6", timeout: .seconds(20))
+        try await peer.process.waitForOutput("PAIRING-FAILED-RECEIVED reason=0x03 accessory=F0:F1:F2:F3:F4:F6", timeout: .seconds(20))
         #expect(try AtomicFile.read(store) == before, "the genuine accessory's bond (the whole store) is byte-for-byte unchanged")
         let list = try await Self.nearby(["accessories", "list", "--json", "--store", store])
         #expect(!list.stdout.contains("Impostor"), "\(list.stdout)")
@@ -123,7 +123,7 @@ struct PairingPolicyCommandTests {
 
         let requests = peer.stdout.split(separator: "\n").filter { $0.hasPrefix("SECURITY-REQUEST-SENT") }.count
         let pairings = peer.stdout.split(separator: "\n").filter { $0.hasPrefix("PAIRING-FAILED reason=0x05") }.count
-        let refusals = peer.stdout.split(separator: "\n").filter { $0.hasPrefix("PAIRING-FAILED reason=0x09") }.count
+        let refusals = peer.stdout.split(separator: "\n").filter { $0.hasPrefix("PAIRING-FAILED-RECEIVED reason=0x09") }.count
         #expect(requests == 10)
         #expect((1...2).contains(pairings), "a small bounded number of pairings: \(pairings)")
         // A request that arrives while the failed pairing is still being wound up is ignored (at most one per pairing).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from typing import Callable
 
 from bumble import hci
@@ -167,6 +168,7 @@ class Accessory:
     # ------------------------------------------------------------------------------------------
     async def start(self) -> None:
         await self.device.power_on()
+        self._report_pairing_failed_received()
         if not self.security.bonding:
             # A real No Bonding accessory keeps no keys (Bumble keeps them without a keystore
             # only for the connection's session).
@@ -175,7 +177,25 @@ class Accessory:
             self.device.smp_manager.debug_mode = True
         if self.claim_identity is not None:
             self.device.static_address = hci.Address(self.claim_identity)
+            # An impostor cannot know the real accessory's IRK (Bumble's default IRK is all
+            # zeros for every device, so it must make its own).
+            if self.rpa_irk is None:
+                self.device.irk = secrets.token_bytes(16)
         await self._advertise()
+
+    def _report_pairing_failed_received(self) -> None:
+        """Reports every Pairing Failed the central sends (``PAIRING-FAILED-RECEIVED reason=0xNN``):
+        Bumble reports no failure for one that answers its Security Request."""
+        manager = self.device.smp_manager
+        handle = manager.on_smp_pdu
+
+        def on_smp_pdu(connection, pdu: bytes) -> None:
+            if len(pdu) >= 2 and pdu[0] == 0x05:
+                self.report(f'PAIRING-FAILED-RECEIVED reason=0x{pdu[1]:02x}')
+                connection.emit('pairing_failed_received', pdu[1])
+            handle(connection, pdu)
+
+        manager.on_smp_pdu = on_smp_pdu
 
     async def _advertise(self) -> None:
         if self.rpa_irk is not None:

@@ -21,7 +21,8 @@ Misbehaviour for the pairing-policy tests (issue 24), each what a real accessory
 Report lines: ``PASSKEY-DISPLAYED number=NNNNNN``, ``PASSKEY-TYPED number=NNNNNN``,
 ``COMPARE number=NNNNNN``, ``PAIRED sc=0|1 ltk=0|1 irk=0|1 identity=ADDR``,
 ``PAIRING-FAILED reason=0xNN``, ``ENCRYPTED encryption=N key_size=N``,
-``ENCRYPTION-FAILED error=0xNN``, ``SECURITY-REQUEST-SENT n=N``, ``SECURITY-REQUEST-FLOOD-DONE``.
+``ENCRYPTION-FAILED error=0xNN``, ``SECURITY-REQUEST-SENT n=N``, ``SECURITY-REQUEST-FLOOD-DONE``,
+``PAIRING-FAILED-RECEIVED reason=0xNN`` (accessory.py: a Pairing Failed from the central).
 """
 
 from __future__ import annotations
@@ -132,6 +133,7 @@ async def flood_security_requests(device, connection, count: int, report) -> Non
     answered = asyncio.Event()
     connection.on('pairing_failure', lambda reason: answered.set())
     connection.on('pairing', lambda keys: answered.set())
+    connection.on('pairing_failed_received', lambda reason: answered.set())
     for index in range(1, count + 1):
         answered.clear()
         try:
