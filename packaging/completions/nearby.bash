@@ -186,7 +186,7 @@ _nearby() {
 
 _nearby_range() {
     repeating_flags=()
-    non_repeating_flags=(--all --hci-legacy --on-lost --on-found --json --verbose --version -h --help)
+    non_repeating_flags=(--all --hci-legacy --allow-debug-keys --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
     non_repeating_options=(--hci --own-address --uwb --record --scan-seconds --store --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order --uci-log --uci-log-max-mb --hci-log --hci-log-max-mb)
     __nearby_offer_flags_options -1
@@ -541,7 +541,7 @@ _nearby_scan() {
 
 _nearby_setup() {
     repeating_flags=()
-    non_repeating_flags=(--ignore-case --json --pair --confirm --verbose --hci-legacy --version -h --help)
+    non_repeating_flags=(--ignore-case --json --pair --confirm --allow-debug-keys --verbose --hci-legacy --version -h --help)
     repeating_options=()
     non_repeating_options=(--name --service --company --manufacturer-data --service-data --range --name-contains --pick --timeout --connect-timeout --passkey --repair --store --hci --own-address --hci-log --hci-log-max-mb --log-level)
     __nearby_offer_flags_options 0
