@@ -4,7 +4,7 @@ import LowEnergy
 /// The pairing-policy flags of the commands that may pair (`nearby setup`, `nearby range`):
 /// `--allow-debug-keys` (specs/ble-security.md §3, docs/pairing.md).
 struct PairingPolicyOptions: ParsableArguments {
-    @Flag(name: .customLong("allow-debug-keys"), help: "Accept an accessory that pairs with the Bluetooth debug public key (SMP debug mode): anyone who recorded the pairing can decrypt the link, so the bond counts as unauthenticated. Refused by default.")
+    @Flag(name: .customLong("allow-debug-keys"), help: "Accept an accessory that pairs with the Bluetooth debug public key (SMP debug mode): anyone who recorded the pairing can decrypt the link, so the bond counts as unauthenticated. Refused by default. Not with --hci bluez (the kernel pairs there).")
     var allowDebugKeys = false
 
     /// Through BlueZ the kernel's Security Manager pairs, not this program's: the flag would do

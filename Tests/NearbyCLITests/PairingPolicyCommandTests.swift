@@ -67,6 +67,20 @@ struct PairingPolicyCommandTests {
         #expect(allowed.stderr.contains("paired (LE Secure Connections, Just Works, 16-byte key)"), "\(allowed.stderr)")
     }
 
+    @Test("--allow-debug-keys with --hci bluez is an error that says why (the kernel pairs there), for setup and range")
+    func debugKeysWithBlueZ() async throws {
+        let directory = AccessoryCommandTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let setup = try await Self.nearby(["setup", "--hci", "bluez", "--pick", "first", "--pair", "--allow-debug-keys",
+                                           "--store", directory + "/accessories.json"])
+        #expect(setup.status == 64, "\(setup.stderr)")
+        #expect(setup.stderr.contains("--allow-debug-keys is for this program's own Security Manager")
+                    && setup.stderr.contains("btmgmt debug-keys on"), "\(setup.stderr)")
+        let range = try await Self.nearby(["range", "F0:F1:F2:F3:F4:F5", "--hci", "bluez", "--allow-debug-keys",
+                                           "--store", RangeCommandTests.emptyStore()])
+        #expect(range.status == 64 && range.stderr.contains("through BlueZ the kernel pairs"), "\(range.stderr)")
+    }
+
     @Test("identity takeover: a second device pairing Just Works with the first one's identity is refused; the store is byte-for-byte unchanged")
     func identityTakeover() async throws {
         // Accessory 1 (…F5) is genuine; accessory 2 (…F6) distributes …F5 as its identity, with its own IRK.
