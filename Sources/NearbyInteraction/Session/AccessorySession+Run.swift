@@ -356,6 +356,13 @@ extension AccessorySession {
             return try await client.openSession(id: plan.sessionID, parameters: plan.hostParameters, samples: sampleSink())
         } catch {
             switch error.code {
+            case .sessionLimit where attempts > 0:
+                // A recovery: this accessory had a slot and gave it back. A full kit now means
+                // sessions still closing (several links lost at once: the others' STOP + DEINIT
+                // queue behind this SESSION_INIT), so try again after the backoff; the retry
+                // policy bounds it.
+                logger.notice("the dev kit is full while recovering (\(error.reason)); trying again")
+                throw .startOver(.uwbFailed(error.reason))
             case .sessionLimit:
                 throw .fatal(AccessorySessionError(
                     .sessionLimit, accessory: identity.description,
