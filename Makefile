@@ -14,7 +14,7 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS  ?=
 
 .PHONY: all deps apt venv build release test demo bench benchmarks clean help \
-        fuzz fuzz-build fuzz-smoke fuzz-seeds soak soak-short soak-faults test-loaded
+        fuzz fuzz-build fuzz-smoke fuzz-seeds soak soak-short soak-faults test-loaded test-bluez
 
 all: build
 
@@ -28,6 +28,7 @@ help:
 	@echo "make soak        8 accessories at 100 Hz for SOAK_SECONDS (1 hour): counts, RSS, CPU"
 	@echo "make soak-faults 8 accessories at 100 Hz through the USB emulator, with faults injected"
 	@echo "make test-loaded the whole suite RUNS times (10) with both cores kept busy (.build/loaded)"
+	@echo "make test-bluez  nearby through a real bluetoothd (Debian 12's) in a qemu guest, Bumble as its controller (experimental: scan passes, connect does not yet; specs/ble-bluez.md §10)"
 
 ## Installation of what is missing ------------------------------------------------------------
 
@@ -133,6 +134,18 @@ soak-faults: deps build
 RUNS ?= 10
 test-loaded: deps
 	SWIFT=$(SWIFT) Tests/Soak/loaded-suite.sh $(RUNS) .build/loaded
+
+## A real bluetoothd under qemu (Tests/BlueZVM, specs/ble-bluez.md §10) ---------------------------
+# The guest is built from Debian's packages (debootstrap: bluez, dbus, Debian's kernel) into
+# .build/bluez-vm the first time; nothing of it is committed.
+
+BLUEZ_VM          := .build/bluez-vm
+BLUEZ_VM_PACKAGES := qemu-system-x86 debootstrap e2fsprogs
+
+test-bluez: deps build
+	@$(MAKE) --no-print-directory apt APT_PACKAGES="$(BLUEZ_VM_PACKAGES)"
+	@[ -f $(BLUEZ_VM)/root.ext4 ] || $(SUDO) env OUT=$(BLUEZ_VM) Tests/BlueZVM/build-image.sh
+	$(VENV)/bin/python Tests/BlueZVM/run.py --nearby $$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/nearby --image $(BLUEZ_VM)
 
 demo: deps release
 	.build/release/nearby demo --accessories 2 --speed 4
