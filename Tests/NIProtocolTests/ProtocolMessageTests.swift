@@ -32,10 +32,42 @@ import Testing
         #expect(NIMessageID.configureAndStart.description == "0x0B configureAndStart")
     }
 
-    @Test func reservedQorvoMessagesKeepTheirPayload() throws {
+    @Test("Qorvo's 0x20 / 0x21 / 0x22 (ble_niq.c, 2024-25): the reference's TV-4 to TV-7, byte for byte")
+    func qorvoDeviceParametersVectors() throws {
+        // TV-4: the app's 0x20 (any payload; apps send none) and the firmware's answer with its defaults.
         #expect(try NIMessage(decoding: [0x20]) == .getDeviceStruct(payload: []))
-        #expect(try NIMessage(decoding: [0x21, 1, 2, 3]) == .setDeviceStruct(payload: [1, 2, 3]))
-        #expect(NIMessage.setDeviceStruct(payload: [9]).encoded() == [0x21, 9])
+        #expect(try NIMessage(decoding: [0x20, 0x01]) == .getDeviceStruct(payload: [0x01]))
+        let defaults = niBytes("20 01 01 01 02 03 09 0b 00 01 00 00 01 00 60 09 00 00 57 04 00 00 64 00 00 00 e0 47 00 00 01 00 00 00")
+        #expect(defaults.count == 34)
+        #expect(NIMessage.deviceStruct(QorvoDeviceParameters()).encoded() == defaults)
+        let decoded = try NIMessage(decoding: defaults)
+        #expect(decoded == .deviceStruct(QorvoDeviceParameters()))
+        #expect(decoded.sender == .accessory && decoded.id == .getDeviceStruct)
+        // TV-5: 0x21 with channel 5, session 0x12345678, source 0x0A0A, destination 0xB487.
+        let set = niBytes("21 01 00 01 02 03 05 0b 00 01 0a 0a 87 b4 10 0e 64 00 78 56 34 12 c6 00 00 00 60 54 00 00 00 00 00 00")
+        let parameters = QorvoDeviceParameters(
+            role: 0, channel: 5, sourceAddress: 0x0A0A, destinationAddress: 0xB487, slotDurationRSTU: 3600, blockTimingStability: 100,
+            sessionID: 0x1234_5678, blockDurationMS: 198, roundDurationRSTU: 21600, maxRangingRoundRetries: 0)
+        #expect(try NIMessage(decoding: set) == .setDeviceStruct(parameters))
+        #expect(NIMessage.setDeviceStruct(parameters).encoded() == set)
+        #expect(NIMessage.setDeviceStruct(parameters).sender == .app)
+        // TV-6: the acknowledgements.
+        #expect(try NIMessage(decoding: [0x22, 0x00]) == .setDeviceStructAck(.ok))
+        #expect(NIMessage.setDeviceStructAck(.badLength).encoded() == [0x22, 0x01])
+        #expect(NIMessage.setDeviceStructAck(.badVersion).encoded() == [0x22, 0x02])
+        #expect(QorvoDeviceParametersStatus(rawValue: 7).description == "status 0x07")
+        // TV-7: what the firmware refuses: a 0x21 of another length (its status 1), an ack of another length.
+        let short = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: Array(set.dropLast())) }
+        #expect(short?.messageID == .setDeviceStruct && short?.reason == .truncated(needed: 33, got: 32, isExact: true))
+        let long = #expect(throws: NIProtocolError.self) { try NIMessage(decoding: set + [0]) }
+        #expect(long?.reason == .trailingBytes(expected: 33, got: 34))
+        #expect(throws: NIProtocolError.self) { try NIMessage(decoding: [0x22]) }
+        #expect(throws: NIProtocolError.self) { try NIMessage(decoding: [0x22, 0, 0]) }
+        // Another version decodes unchanged (the accessory answers bad version).
+        var other = parameters
+        other.version = 2
+        #expect(try NIMessage(decoding: NIMessage.setDeviceStruct(other).encoded()) == .setDeviceStruct(other))
+        #expect(NIMessageID.setDeviceStructAck.description == "0x22 setDeviceStructAck")
     }
 
     @Test func iOSNotifyBothWays() throws {

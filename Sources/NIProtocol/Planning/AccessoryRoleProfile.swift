@@ -10,8 +10,8 @@ public import UCI
 /// | UWB config data field | Value |
 /// |---|---|
 /// | spec version | the layout's (1.0 or 1.1; Qorvo sends 1.1) |
-/// | manufacturer ID, model ID | the kit maker's (Qorvo `3F F5 03 00`, `B8 0B 00 00`; NXP `32 11 10 00`, `[fw, FF, 00, 00]`) |
-/// | middleware version | `[0, 0, UCI minor, UCI major]` of the kit (NXP's layout; Qorvo's UCI 1.1 firmware gives its `00 00 01 01`) |
+/// | manufacturer ID, model ID | the kit maker's, filled as its firmware fills them (``init(deviceInfo:vendor:address:role:layout:keyByteOrder:)``) |
+/// | middleware version | Qorvo: `00 00 01 01` (its NI library's); NXP: `[0, 0, minor, major]` of the host middleware (this program) |
 /// | role | responder (0) unless initiator is asked for |
 /// | MAC | the accessory's stable short address |
 /// | clock drift | 25 ppm (layout 1.1) |
@@ -102,8 +102,23 @@ public struct AccessoryRoleProfile: Sendable, Hashable {
         self.androidMiddlewareVersion = androidMiddlewareVersion
     }
 
-    /// The profile of a dev kit: the maker's IDs, the middleware version from the kit's UCI
-    /// version, the Android chip fields from its PHY and MAC versions.
+    /// The version of the middleware on the host (this program) that NXP's layout puts in the
+    /// middleware field, as NXP's UWB IoT SDK puts its own (`UWBIOTVER_STR_VER_MAJOR/MINOR`).
+    public static let hostMiddlewareVersion: (major: UInt8, minor: UInt8) = (0, 1)
+
+    /// The profile of a dev kit, its fields filled the way the kit maker's firmware fills them:
+    ///
+    /// | | Qorvo (QANI `libniq`; captured in the reference's TV-1) | NXP (`UwbApi_GetUwbConfigData_iOS`, `..._Android` in `UwbApi.c`) |
+    /// |---|---|---|
+    /// | manufacturer ID | `3F F5 03 00` | `32 11 10 00` |
+    /// | model ID | `B8 0B 00 00` | `[firmware major, chip type, module maker ID (2)]`: chip type 0x01 (SR150) when the device name is `SR150_PROD_IOT_ROW`, else 0xFF; the module maker ID is in the chip's OTP, which UCI does not read: `00 00` |
+    /// | middleware version | `00 00 01 01`, whatever the kit's UCI version | `[0, 0, minor, major]` of the host middleware (``hostMiddlewareVersion``) |
+    /// | Android chip ID | the kit's PHY version | `[0, chip type]` |
+    /// | Android firmware version | the kit's MAC version | `[firmware major, firmware minor]` |
+    /// | Android middleware version | the kit's UCI version | `[major, minor, 0]` of the host middleware |
+    ///
+    /// NXP's firmware version and device name come from the vendor part of CORE_GET_DEVICE_INFO
+    /// (``UCI/NXPDeviceInformation``); an NXP kit that does not report them gets 0 and 0xFF.
     /// - Parameters:
     ///   - deviceInfo: what CORE_GET_DEVICE_INFO reported.
     ///   - vendor: the kit's maker (from the dev-kit catalogue; Qorvo's IDs when unknown).
@@ -112,24 +127,36 @@ public struct AccessoryRoleProfile: Sendable, Hashable {
     ///     so it is announced as 1.1).
     public init(deviceInfo: UCIDeviceInfo, vendor: Vendor = .qorvo, address: UInt16, role: NIRangingRole = .responder,
                 layout: ConfigurationDataVersion = .v1_1, keyByteOrder: UWBKeyByteOrder = .vendorFirst) {
-        let uci = deviceInfo.uciVersion
-        let middleware = UInt32(uci.major) << 24 | UInt32(uci.minor) << 16
         let manufacturer: UInt32
         let model: UInt32
+        let middleware: UInt32
+        let chipID: UInt16
+        let firmware: UInt16
+        let androidMiddleware: UInt32
         switch vendor {
         case .qorvo:
             manufacturer = 0x0003_F53F
             model = 0x0000_0BB8
+            middleware = 0x0101_0000
+            chipID = UInt16(deviceInfo.phyVersion.major) << 8 | UInt16(deviceInfo.phyVersion.minor)
+            firmware = UInt16(deviceInfo.macVersion.major) << 8 | UInt16(deviceInfo.macVersion.minor)
+            androidMiddleware = UInt32(deviceInfo.uciVersion.major) << 16 | UInt32(deviceInfo.uciVersion.minor) << 8
         case .nxp:
+            let nxp = deviceInfo.nxpInformation
+            let version = nxp?.firmwareVersion ?? [0, 0, 0]
+            let chipType: UInt8 = nxp?.deviceName == "SR150_PROD_IOT_ROW" ? 0x01 : 0xFF
+            let host = Self.hostMiddlewareVersion
             manufacturer = 0x0010_1132
-            model = UInt32(deviceInfo.vendorInfo.first ?? 0) | 0xFF << 8
+            model = UInt32(version[0]) | UInt32(chipType) << 8
+            middleware = UInt32(host.major) << 24 | UInt32(host.minor) << 16
+            chipID = UInt16(chipType)
+            firmware = UInt16(version[0]) << 8 | UInt16(version[1])
+            androidMiddleware = UInt32(host.major) << 16 | UInt32(host.minor) << 8
         }
         self.init(
             address: address, role: role, layout: layout == .v2_0 ? .v1_1 : layout, manufacturerID: manufacturer,
             modelID: model, middlewareVersion: middleware, keyByteOrder: keyByteOrder,
-            androidChipID: UInt16(deviceInfo.phyVersion.major) << 8 | UInt16(deviceInfo.phyVersion.minor),
-            androidFirmwareVersion: UInt16(deviceInfo.macVersion.major) << 8 | UInt16(deviceInfo.macVersion.minor),
-            androidMiddlewareVersion: middleware >> 8)
+            androidChipID: chipID, androidFirmwareVersion: firmware, androidMiddlewareVersion: androidMiddleware)
     }
 
     /// The UWB config data announced (layout ``layout``).

@@ -30,10 +30,16 @@ public enum NIMessage: Sendable, Hashable {
     case androidConfigureAndStart(UWBPhoneConfigData)
     /// `0x0C`: the app asks the accessory to stop ranging.
     case stop
-    /// `0x20`: Qorvo getDeviceStruct, payload kept as is.
+    /// `0x20` from the app: Qorvo getDeviceStruct, asking for the device parameters. Qorvo's
+    /// firmware ignores the payload (kept as is; apps send none). A 33-byte payload decodes as
+    /// ``deviceStruct(_:)``.
     case getDeviceStruct(payload: [UInt8])
-    /// `0x21`: Qorvo setDeviceStruct, payload kept as is.
-    case setDeviceStruct(payload: [UInt8])
+    /// `0x20` from the accessory: Qorvo's answer to getDeviceStruct, its device parameters.
+    case deviceStruct(QorvoDeviceParameters)
+    /// `0x21`: Qorvo setDeviceStruct, the device parameters the app sets.
+    case setDeviceStruct(QorvoDeviceParameters)
+    /// `0x22`: Qorvo setDeviceStructAck, the accessory's status for a setDeviceStruct.
+    case setDeviceStructAck(QorvoDeviceParametersStatus)
     /// `0x2F`: Qorvo iOSNotify.
     case iOSNotify(AccessoryNotification)
     /// Any other message ID, with its payload, kept as received. Decoding never produces it for
@@ -58,8 +64,9 @@ public enum NIMessage: Sendable, Hashable {
         case .androidInitialize: .androidInitialize
         case .configureAndStart, .androidConfigureAndStart: .configureAndStart
         case .stop: .stop
-        case .getDeviceStruct: .getDeviceStruct
+        case .getDeviceStruct, .deviceStruct: .getDeviceStruct
         case .setDeviceStruct: .setDeviceStruct
+        case .setDeviceStructAck: .setDeviceStructAck
         case .iOSNotify: .iOSNotify
         case .unknown(let id, _): NIMessageID(rawValue: id)
         }
@@ -74,15 +81,16 @@ public enum NIMessage: Sendable, Hashable {
         }
     }
 
-    /// Who sends this message, `nil` when either side may (0x20, 0x21, unknown IDs).
+    /// Who sends this message, `nil` for unknown IDs.
     public var sender: Sender? {
         switch self {
         case .accessoryConfigurationData, .androidAccessoryConfigurationData, .accessoryUWBDidStart,
-            .accessoryUWBDidStop, .iOSNotify:
+            .accessoryUWBDidStop, .iOSNotify, .deviceStruct, .setDeviceStructAck:
             .accessory
-        case .initialize, .androidInitialize, .configureAndStart, .androidConfigureAndStart, .stop:
+        case .initialize, .androidInitialize, .configureAndStart, .androidConfigureAndStart, .stop, .getDeviceStruct,
+            .setDeviceStruct:
             .app
-        case .getDeviceStruct, .setDeviceStruct, .unknown:
+        case .unknown:
             nil
         }
     }
@@ -95,7 +103,9 @@ public enum NIMessage: Sendable, Hashable {
         case .accessoryUWBDidStart, .accessoryUWBDidStop, .initialize, .androidInitialize, .stop: []
         case .configureAndStart(let data): data.encoded()
         case .androidConfigureAndStart(let data): data.encoded()
-        case .getDeviceStruct(let payload), .setDeviceStruct(let payload), .unknown(_, let payload): payload
+        case .getDeviceStruct(let payload), .unknown(_, let payload): payload
+        case .deviceStruct(let parameters), .setDeviceStruct(let parameters): parameters.encoded()
+        case .setDeviceStructAck(let status): [status.rawValue]
         case .iOSNotify(let notification): notification.encoded()
         }
     }
@@ -125,7 +135,11 @@ public enum NIMessage: Sendable, Hashable {
     ///
     /// - Throws: ``NIProtocolError`` with ``NIProtocolError/messageID`` set: `emptyMessage` for
     ///   zero bytes; `trailingBytes` for a payload on a message that has none (0x02, 0x03, 0x0A,
-    ///   0x0C, 0xA5); `dialectMismatch`; every error of the payload parsers. Unknown IDs never throw.
+    ///   0x0C, 0xA5); `dialectMismatch`; every error of the payload parsers (a `0x21` that is not
+    ///   exactly 33 payload bytes, a `0x22` that is not exactly 1). Unknown IDs never throw.
+    ///
+    /// `0x20` is Qorvo's getDeviceStruct both ways: a 33-byte payload is the accessory's answer
+    /// (``deviceStruct(_:)``), any other the app's request (``getDeviceStruct(payload:)``).
     public init(decoding bytes: some Collection<UInt8>, dialect: NIDialect? = nil) throws(NIProtocolError) {
         let bytes = Array(bytes)
         guard let first = bytes.first else {
@@ -178,9 +192,20 @@ public enum NIMessage: Sendable, Hashable {
             default: return .stop
             }
         case .getDeviceStruct:
+            if payload.count == QorvoDeviceParameters.byteCount {
+                return .deviceStruct(try QorvoDeviceParameters(bytes: payload))
+            }
             return .getDeviceStruct(payload: payload)
         case .setDeviceStruct:
-            return .setDeviceStruct(payload: payload)
+            return .setDeviceStruct(try QorvoDeviceParameters(bytes: payload))
+        case .setDeviceStructAck:
+            guard payload.count == 1 else {
+                throw NIProtocolError(
+                    structure: "setDeviceStructAck payload",
+                    reason: payload.isEmpty
+                        ? .truncated(needed: 1, got: 0, isExact: true) : .trailingBytes(expected: 1, got: payload.count))
+            }
+            return .setDeviceStructAck(QorvoDeviceParametersStatus(rawValue: payload[0]))
         case .iOSNotify:
             return .iOSNotify(try AccessoryNotification(bytes: payload))
         default:

@@ -26,10 +26,14 @@ public struct NIMessageID: RawRepresentable, Sendable, Hashable, CustomStringCon
     public static let configureAndStart = NIMessageID(rawValue: 0x0B)
     /// `0x0C` app → accessory: stop ranging.
     public static let stop = NIMessageID(rawValue: 0x0C)
-    /// `0x20` Qorvo "reserved" getDeviceStruct (a stub in stock firmware).
+    /// `0x20` Qorvo getDeviceStruct: the app asks for the device parameters; the accessory
+    /// answers with the same ID and ``QorvoDeviceParameters`` (Qorvo's 2024-25 `ble_niq.c`;
+    /// a stub in older firmware).
     public static let getDeviceStruct = NIMessageID(rawValue: 0x20)
-    /// `0x21` Qorvo "reserved" setDeviceStruct (a stub in stock firmware).
+    /// `0x21` Qorvo setDeviceStruct: the app sets the device parameters; answered `0x22`.
     public static let setDeviceStruct = NIMessageID(rawValue: 0x21)
+    /// `0x22` Qorvo setDeviceStructAck: the accessory's status for a `0x21`.
+    public static let setDeviceStructAck = NIMessageID(rawValue: 0x22)
     /// `0x2F` accessory → app: Qorvo iOSNotify (distance and a short text).
     public static let iOSNotify = NIMessageID(rawValue: 0x2F)
     /// `0xA5` app → accessory: send your configuration data (Android dialect).
@@ -38,7 +42,7 @@ public struct NIMessageID: RawRepresentable, Sendable, Hashable, CustomStringCon
     /// Every ID this codec knows.
     public static let known: [NIMessageID] = [
         .accessoryConfigurationData, .accessoryUWBDidStart, .accessoryUWBDidStop, .initialize,
-        .configureAndStart, .stop, .getDeviceStruct, .setDeviceStruct, .iOSNotify, .androidInitialize,
+        .configureAndStart, .stop, .getDeviceStruct, .setDeviceStruct, .setDeviceStructAck, .iOSNotify, .androidInitialize,
     ]
 
     /// The name the Apple sample / Qorvo firmware give the ID, `nil` for an unknown ID.
@@ -52,6 +56,7 @@ public struct NIMessageID: RawRepresentable, Sendable, Hashable, CustomStringCon
         case 0x0C: "stop"
         case 0x20: "getDeviceStruct"
         case 0x21: "setDeviceStruct"
+        case 0x22: "setDeviceStructAck"
         case 0x2F: "iOSNotify"
         case 0xA5: "initialize (Android)"
         default: nil

@@ -67,6 +67,8 @@ extension AccessorySession {
         case .success(let message):
             switch message {
             case .iOSNotify(let notification): logger.debug("< iOSNotify: \(notification)")
+            case .deviceStruct(let parameters): logger.info("< Qorvo device parameters: \(parameters)")
+            case .setDeviceStructAck(let status): logger.info("< Qorvo setDeviceStructAck: \(status)")
             default: logger.debug("< \(message.id) ignored in state \(state)")
             }
         case .failure(let error):
