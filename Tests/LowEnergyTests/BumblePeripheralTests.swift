@@ -23,7 +23,8 @@ extension BumbleTests {
             static let name = "nb-accessory"
             static let acd: [UInt8] = [0x01] + [UInt8](repeating: 0x11, count: 37)
 
-            init(peer: BumblePeer, maximumConnections: Int = 4) async throws {
+            init(peer: BumblePeer, maximumConnections: Int = 4,
+                 advertised: [BluetoothUUID] = [DataChannelService.qorvoNI.service]) async throws {
                 var configuration = BLEHostConfiguration(commandTimeout: .seconds(5))
                 configuration.acceptsPeripheralConnections = true
                 host = try await peer.startHost(configuration)
@@ -32,7 +33,7 @@ extension BumbleTests {
                 server = try GATTServer(services: services, logger: testLogger)
                 await host.setGATTServer(server)
                 channels = try await DataChannelServer(server: server, host: host, services: [.qorvoNI, .nordicUART], logger: testLogger)
-                advertiser = Advertiser(host: host, configuration: .accessory(service: DataChannelService.qorvoNI.service, name: Self.name,
+                advertiser = Advertiser(host: host, configuration: .accessory(services: advertised, name: Self.name,
                                                                                  maximumConnections: maximumConnections), logger: testLogger)
                 advertiserEvents = advertiser.events()
                 let stream = channels.channels
@@ -128,16 +129,39 @@ extension BumbleTests {
             await accessory.host.close()
         }
 
-        @Test("a phone that never subscribes: its writes are refused with 0xFD and nothing is sent")
+        @Test("a phone that never subscribes: its writes are delivered, the answer waits for a subscription that never comes, nothing goes into the void")
         func neverSubscribes() async throws {
             let peer = try await BumblePeer.start(["--accessories", "0", "--phones", "1", "--phone-script", "never-subscribe"])
             defer { peer.stop() }
             let accessory = try await FakeAccessory(peer: peer)
             try await peer.waitFor("PHONE-NO-ACD", timeout: .seconds(60))
-            #expect(peer.lines("PHONE-WRITE-REFUSED error=0xfd").count == 1)
+            #expect(peer.lines("PHONE-WRITE-ACCEPTED").count == 1)
             let channel = try #require(accessory.opened.elements.first)
-            try await HCIHostTests.waitUntil { channel.refusedWrites == 2 }
-            #expect(accessory.received.elements.isEmpty)
+            try await HCIHostTests.waitUntil { channel.earlyWrites == 2 }
+            #expect(accessory.received.elements == [[0x0A], [0x0A]], "both writes reach the accessory")
+            try await HCIHostTests.waitUntil { channel.replacedMessages == 1 }
+            #expect(channel.hasPendingMessage, "the latest answer waits; the first was replaced")
+            #expect(accessory.sendErrors.elements.isEmpty)
+            await accessory.host.close()
+        }
+
+        @Test("Apple's sample app (the apple-sample phone): found by Nordic UART alone; two cycles; after a reconnection 0x0A before the subscription is answered once it subscribes")
+        func appleSampleEarlyWrite() async throws {
+            let peer = try await BumblePeer.start(["--accessories", "0", "--phones", "1", "--phone-script", "apple-sample", "--phone-hold", "0.3"])
+            defer { peer.stop() }
+            let accessory = try await FakeAccessory(
+                peer: peer, maximumConnections: 1, advertised: [DataChannelService.nordicUART.service, DataChannelService.qorvoNI.service])
+            try await peer.waitFor("PHONE-CYCLE-DONE cycle=3", timeout: .seconds(90))
+            let seen = peer.lines("PHONE-SEEN")
+            #expect(seen.count == 2 && seen.allSatisfy { $0.contains("service=6E400001-B5A3-F393-E0A9-E50E24DCCA9E") }, "\(seen)")
+            #expect(peer.lines("PHONE-STOPPED").count == 1, "the timeout retry: 0x0C answered 0x03, then 0x0A answered 0x01")
+            #expect(peer.lines("PHONE-EARLY-WRITE accepted").count == 1)
+            #expect(peer.lines("PHONE-ACD length=38").count == 3, "cycles 1, 2 and after the early write")
+            let channels = accessory.opened.elements
+            #expect(channels.count == 2)
+            #expect(channels.last?.earlyWrites == 1 && channels.last?.hasPendingMessage == false, "sent once the phone subscribed")
+            #expect(channels.last?.service == .nordicUART)
+            #expect(accessory.sendErrors.elements.isEmpty, "\(accessory.sendErrors.elements)")
             await accessory.host.close()
         }
 

@@ -52,6 +52,23 @@ struct PeripheralCodecTests {
         #expect(bad.validationProblem?.contains("20 ms") == true)
     }
 
+    @Test("several services: the first in the advertising data, the next beside the name in the scan response (both lists incomplete); a long name keeps the scan response")
+    func advertisingSeveralServices() {
+        let nus = DataChannelService.nordicUART.service
+        let qnis = DataChannelService.qorvoNI.service
+        let both = AdvertisingConfiguration.accessory(services: [nus, qnis], name: "nearby")
+        #expect(both.advertisingData.encoded == [0x02, 0x01, 0x06, 0x11, 0x06] + nus.attBytes)
+        #expect(both.scanResponseData.encoded == [0x07, 0x09] + Array("nearby".utf8) + [0x11, 0x06] + qnis.attBytes)
+        #expect(both.scanResponseData.encoded.count == 26 && both.validationProblem == nil)
+        #expect(both.advertisingData.serviceUUIDs == [nus] && both.advertisingData.hasIncompleteServiceUUIDList)
+        // 11 name bytes still fit beside a 128-bit UUID; 12 do not: the name alone, QNIS through GATT only.
+        let fits = AdvertisingConfiguration.accessory(services: [nus, qnis], name: "kitchen-tag")
+        #expect(fits.scanResponseData.serviceUUIDs == [qnis] && fits.scanResponseData.encoded.count == 31)
+        let long = AdvertisingConfiguration.accessory(services: [nus, qnis], name: "kitchen-door")
+        #expect(long.scanResponseData.serviceUUIDs.isEmpty && long.scanResponseData.completeLocalName == "kitchen-door")
+        #expect(long.validationProblem == nil)
+    }
+
     @Test("advertising commands, byte-exact (legacy and extended)")
     func commands() {
         let address = BluetoothAddress("C0:11:22:33:44:55")!

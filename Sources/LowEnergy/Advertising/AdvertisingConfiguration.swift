@@ -27,18 +27,46 @@ public struct AdvertisingConfiguration: Sendable, Hashable {
     /// response holds is sent as a Shortened Local Name.
     public static func accessory(service: BluetoothUUID, name: String, intervalMilliseconds: Double = 100,
                                  maximumConnections: Int = 4) -> AdvertisingConfiguration {
-        let advertising = AdvertisingData(elements: [.flags([.leGeneralDiscoverable, .brEdrNotSupported])]
-                                          + AdvertisingData.Element.completeServiceUUIDs([service]))
-        var nameBytes = Array(name.utf8)
-        var type = AdvertisingData.ADType.completeLocalName
-        if nameBytes.count > 29 {
-            // Cut at a character boundary.
-            var cut = 29
-            while cut > 0, nameBytes[cut] & 0xC0 == 0x80 { cut -= 1 }
-            nameBytes = Array(nameBytes.prefix(cut))
-            type = AdvertisingData.ADType.shortenedLocalName
+        accessory(services: [service], name: name, intervalMilliseconds: intervalMilliseconds, maximumConnections: maximumConnections)
+    }
+
+    /// An accessory's advertising for several services: the first in the advertising data
+    /// beside the flags (one 128-bit UUID is all that fits), the others in the scan response
+    /// after the complete name when they fit beside it; otherwise the name alone (shortened if
+    /// it is longer than 29 bytes) and the others are found through GATT only. With more than
+    /// one service the lists are marked incomplete (each place lists only part).
+    public static func accessory(services: [BluetoothUUID], name: String, intervalMilliseconds: Double = 100,
+                                 maximumConnections: Int = 4) -> AdvertisingConfiguration {
+        func uuidElement(_ uuids: [BluetoothUUID], complete: Bool) -> [AdvertisingData.Element] {
+            AdvertisingData.Element.completeServiceUUIDs(uuids).map { element in
+                complete ? element : AdvertisingData.Element(type: element.type - 1, value: element.value)
+            }
         }
-        let scanResponse = nameBytes.isEmpty ? AdvertisingData() : AdvertisingData(elements: [.init(type: type, value: nameBytes)])
+        let complete = services.count <= 1
+        let advertising = AdvertisingData(elements: [.flags([.leGeneralDiscoverable, .brEdrNotSupported])]
+                                          + uuidElement(Array(services.prefix(1)), complete: complete))
+        var nameBytes = Array(name.utf8)
+        let nameElement = AdvertisingData.Element(type: AdvertisingData.ADType.completeLocalName, value: nameBytes)
+        // The other services that fit beside the complete name (each element: 2 + 16 × n bytes).
+        var others = Array(services.dropFirst())
+        let room = 31 - (nameBytes.isEmpty ? 0 : 2 + nameBytes.count)
+        while !others.isEmpty, uuidElement(others, complete: false).reduce(0, { $0 + 2 + $1.value.count }) > room {
+            others.removeLast()
+        }
+        let scanResponse: AdvertisingData
+        if !others.isEmpty {
+            scanResponse = AdvertisingData(elements: (nameBytes.isEmpty ? [] : [nameElement]) + uuidElement(others, complete: false))
+        } else {
+            var type = AdvertisingData.ADType.completeLocalName
+            if nameBytes.count > 29 {
+                // Cut at a character boundary.
+                var cut = 29
+                while cut > 0, nameBytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+                nameBytes = Array(nameBytes.prefix(cut))
+                type = AdvertisingData.ADType.shortenedLocalName
+            }
+            scanResponse = nameBytes.isEmpty ? AdvertisingData() : AdvertisingData(elements: [.init(type: type, value: nameBytes)])
+        }
         return AdvertisingConfiguration(advertisingData: advertising, scanResponseData: scanResponse,
                                         intervalMilliseconds: intervalMilliseconds, maximumConnections: maximumConnections)
     }

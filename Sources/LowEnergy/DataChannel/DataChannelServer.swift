@@ -7,8 +7,8 @@ import Synchronization
 /// Each service is RX (write, write without response; what the phone writes) and TX (notify;
 /// what this host sends); Qorvo NI also has its SEC characteristic (read, encrypted link, value
 /// "Qorvo": reading it makes the phone pair, as with Qorvo's firmware). Writes before the phone
-/// subscribed to TX are refused (0xFD, Client Characteristic Configuration Descriptor
-/// Improperly Configured) and logged.
+/// subscribed to TX are delivered (and logged); what is sent before the subscription waits for
+/// it (``GATTServerDataChannel``).
 ///
 /// ```swift
 /// let services = [GATTServerService.genericAccess(name: "nearby"), .genericAttribute] + DataChannelServer.services(for: [.qorvoNI])
@@ -26,6 +26,7 @@ public final class DataChannelServer: Sendable {
     private let continuation: AsyncStream<GATTServerDataChannel>.Continuation
     private let server: GATTServer
     private let logger: Logger
+    private let pendingLifetime: Duration
     private let registry = Mutex<[ObjectIdentifier: GATTServerDataChannel]>([:])
     private let watcher = Mutex<Task<Void, Never>?>(nil)
 
@@ -50,12 +51,16 @@ public final class DataChannelServer: Sendable {
 
     /// Wires the served `services` of `server` (already in its database, see
     /// ``services(for:)``) to channels, and watches `host` for connections.
+    /// - Parameter pendingLifetime: how long a message sent before a phone subscribed waits for
+    ///   the subscription (``GATTServerDataChannel/pendingLifetime``): the phone's wait for an
+    ///   answer.
     /// - Throws: ``BluetoothError/notFound(detail:)`` if a service's RX or TX is not served.
-    public init(server: GATTServer, host: BLEHost, services: [DataChannelService],
+    public init(server: GATTServer, host: BLEHost, services: [DataChannelService], pendingLifetime: Duration = .seconds(3),
                 logger: Logger = Logger(label: "nearby.lowenergy.data-channel")) async throws(BluetoothError) {
         self.server = server
         self.services = services
         self.logger = logger
+        self.pendingLifetime = pendingLifetime
         (channels, continuation) = AsyncStream<GATTServerDataChannel>.makeStream(bufferingPolicy: .unbounded)
         for service in services {
             guard let rx = await server.handles(of: service.rx, in: service.service),
@@ -65,11 +70,10 @@ public final class DataChannelServer: Sendable {
             await server.setWriteHandler(for: rx.value) { [weak self] write in
                 guard let self else { return .unlikelyError }
                 let channel = self.channel(for: write.connection)
-                let refusal = channel.received(write.value, on: service, withResponse: write.withResponse)
-                if let refusal {
-                    self.logger.warning("\(write.connection.peerAddress) wrote \(write.value.count) bytes to \(service.name) RX before subscribing to TX: refused (\(refusal))")
+                if channel.received(write.value, on: service, withResponse: write.withResponse) {
+                    self.logger.info("\(write.connection.peerAddress) wrote \(write.value.count) bytes to \(service.name) RX before subscribing to TX: the answer waits for its subscription")
                 }
-                return refusal
+                return nil
             }
             await server.setConfigurationHandler(for: tx.value) { [weak self] connection, configuration in
                 guard let self else { return }
@@ -103,7 +107,7 @@ public final class DataChannelServer: Sendable {
     private func channel(for connection: BLEConnection) -> GATTServerDataChannel {
         let (channel, isNew) = registry.withLock { registry -> (GATTServerDataChannel, Bool) in
             if let existing = registry[ObjectIdentifier(connection)] { return (existing, false) }
-            let channel = GATTServerDataChannel(connection: connection, server: server)
+            let channel = GATTServerDataChannel(connection: connection, server: server, pendingLifetime: pendingLifetime, logger: logger)
             registry[ObjectIdentifier(connection)] = channel
             return (channel, true)
         }

@@ -63,6 +63,8 @@ public actor BLEConnection {
     private var readerTask: Task<Void, Never>?
     /// The GATT server that answers the peer's ATT client, if the host serves attributes.
     private let attributeServer: GATTServer?
+    /// Work to run once the reply to the ATT request being handled has gone out.
+    private let afterReply = Mutex<[@Sendable () async -> Void]>([])
 
     init(complete: LEConnectionComplete, hci: HCIHost, localMTU: UInt16, attTimeout: Duration, localAddress: IdentityAddress,
          securityContext: SecurityContext, attributeServer: GATTServer? = nil, logger: Logger) {
@@ -160,6 +162,12 @@ public actor BLEConnection {
                 if let reply = await server.handle(frame.payload, from: self) {
                     await send(channel: L2CAPFrame.attributeProtocolChannel, reply)
                 }
+                let deferred = afterReply.withLock { queue -> [@Sendable () async -> Void] in
+                    let all = queue
+                    queue.removeAll()
+                    return all
+                }
+                for work in deferred { await work() }
                 return
             }
             let mtu = gatt.mtu
@@ -208,6 +216,13 @@ public actor BLEConnection {
 
     /// Sends one ATT PDU from this host's server (a notification or indication).
     /// - Throws: ``BluetoothError/disconnected(reason:)`` once the link is down, transport errors.
+    /// Runs `work` on the connection's reader right after the reply to the ATT request being
+    /// handled now has been sent (called from a GATT server handler): a notification a client
+    /// configuration write enabled goes out after that write's response, never before it.
+    nonisolated func runAfterReply(_ work: @escaping @Sendable () async -> Void) {
+        afterReply.withLock { $0.append(work) }
+    }
+
     nonisolated func sendAttributePDU(_ pdu: [UInt8]) async throws(BluetoothError) {
         if let reason = disconnectionReason { throw .disconnected(reason: reason) }
         try await hci.sendACL(handle: handle, pdu: L2CAPFrame(channel: L2CAPFrame.attributeProtocolChannel, payload: pdu).bytes)
