@@ -38,6 +38,11 @@ public final class VirtualUWBSEventLog: Sendable {
             logRound(round)
         case .cannotRange(let id, let sessionID, let peer, let peerDevice, let reason):
             write("\(id): session \(sessionID) cannot range with \(peer) (\(peerDevice)): \(reason)")
+        case .radioBusy(let id, let sessionID, let busyWith, let deferred):
+            if verbose {
+                write("\(id): radio busy with session \(busyWith): "
+                      + (deferred ? "session \(sessionID)'s round waits" : "session \(sessionID)'s round missed"))
+            }
         case .fault(let id, let fault):
             write("\(id): fault: \(fault)")
         case .problem(let id, let problem):

@@ -16,7 +16,8 @@ struct VirtualSession: Sendable {
     var rangingCount: UInt32 = 0
     /// Rounds in a row in which no peer answered.
     var consecutiveFailures = 0
-    /// Schedule: round `k` (from 1) is due at `roundBase + k × interval`.
+    /// Schedule: round `k` (from 1) is due at `roundBase + k × interval` (+ its hop, see
+    /// ``hopOffset(block:)``).
     var roundBase = 0.0
     var roundIndex = 0
     /// When the next round (controller) or reception check (controlee) is due; `nil` unless
@@ -31,23 +32,60 @@ struct VirtualSession: Sendable {
 
     var interval: Double { Double(max(configuration.rangingInterval, 1)) / 1000 }
 
+    /// Where a controller's round `block` sits in its block, seconds from the block's start:
+    /// 0 without hopping; with HOPPING_MODE, one of the block's ``VirtualSessionConfiguration/roundsPerBlock``
+    /// round positions, chosen per block from the session ID as FiRa's hopping sequence is
+    /// (a seeded hash here, the same for both sides).
+    func hopOffset(block: Int) -> Double {
+        guard isController, configuration.hoppingMode != 0 else { return 0 }
+        let rounds = configuration.roundsPerBlock
+        guard rounds > 1 else { return 0 }
+        return Double(Self.hopIndex(sessionID: id, block: block, rounds: rounds)) * configuration.roundDuration
+    }
+
+    /// The hopped round position of `block` (SplitMix64 of the session ID and the block).
+    static func hopIndex(sessionID: UInt32, block: Int, rounds: Int) -> Int {
+        var z = UInt64(sessionID) << 32 ^ UInt64(truncatingIfNeeded: block) &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Int(z % UInt64(rounds))
+    }
+
     /// Starts the schedule at `time` (SESSION_START, or a changed interval).
     mutating func startSchedule(at time: Double, delay: Double = 0) {
         roundBase = time + delay
         roundIndex = 0
-        nextRoundTime = roundBase + interval
+        nextRoundTime = roundBase + interval + hopOffset(block: 1)
     }
 
     /// Moves the schedule past the round due now; a schedule more than a second behind `time`
     /// (a loaded machine) restarts from `time` instead of bursting.
     mutating func advanceSchedule(after time: Double) {
         roundIndex += 1
-        var next = roundBase + Double(roundIndex + 1) * interval
+        var next = roundBase + Double(roundIndex + 1) * interval + hopOffset(block: roundIndex + 1)
         if next < time - 1 {
             startSchedule(at: time)
             next = nextRoundTime ?? time + interval
         }
         nextRoundTime = next
+    }
+
+    /// The round due now waits until `time` (the device's radio is busy until then): this and
+    /// every later round move by the same amount, so the session keeps its new place.
+    mutating func deferRound(to time: Double) {
+        guard let due = nextRoundTime, time > due else { return }
+        roundBase += time - due
+        nextRoundTime = time
+    }
+
+    /// Controlee with hopping: a controller's round of the block starting at `blockStart`
+    /// reached the session; its next check is at the end of the following block, so a
+    /// round anywhere in that block counts.
+    mutating func served(blockStart: Double) {
+        servedSinceCheck = true
+        guard configuration.hoppingMode != 0 else { return }
+        nextRoundTime = blockStart + 2 * interval + 1e-6
     }
 
     var snapshot: VirtualSessionSnapshot {

@@ -206,6 +206,24 @@ public struct VirtualSessionConfiguration: Sendable, Hashable {
         return 0
     }
 
+    /// HOPPING_MODE (0: off; anything else: FiRa ranging round hopping).
+    public var hoppingMode: UInt8 {
+        if case .hoppingMode(let v) = value(.hoppingMode) { return v }
+        return 0
+    }
+
+    /// How long one ranging round holds the radio, seconds: SLOTS_PER_RR × SLOT_DURATION.
+    public var roundDuration: Double {
+        Double(slotsPerRangingRound) * Double(slotDuration) / 1200 / 1000
+    }
+
+    /// Rounds that fit one block (the ranging interval) end to end: where a hopping round can
+    /// be (at least 1).
+    public var roundsPerBlock: Int {
+        guard roundDuration > 0 else { return 1 }
+        return max(1, Int((Double(rangingInterval) / 1000 / roundDuration).rounded(.down)))
+    }
+
     /// The shortest ranging interval the slots allow, milliseconds: SLOTS_PER_RR ×
     /// SLOT_DURATION (rounded up).
     public var minimumRangingInterval: UInt32 {

@@ -33,7 +33,7 @@ extension VirtualUWBS {
             (.stsConfigs, [0b1_1111]),
             (.multiNodeModes, [0b11]),  // unicast, one-to-many
             (.scheduledModes, [0b11]),  // contention-based, time-scheduled
-            (.hoppingMode, [0]),
+            (.hoppingMode, [1]),  // ranging round hopping when HOPPING_MODE asks (the radio model)
             (.blockStriding, [0]),
             (.uwbInitiationTime, [1]),
             (.channels, [channelMask]),

@@ -17,6 +17,12 @@ extension VirtualUWBS {
 
     func session(token: UInt32) -> VirtualSession? { sessions[token] }
 
+    /// The controller round of session `token` due now waits until `time`, when the radio is
+    /// free (the device runs its own sessions one after the other).
+    mutating func deferRound(_ token: UInt32, to time: Double) {
+        sessions[token]?.deferRound(to: time)
+    }
+
     /// A controller's scheduled round at `time`: one SESSION_INFO_NTF with `results` (one per
     /// DST address), then the next round is scheduled.
     mutating func runRound(_ token: UInt32, at time: Double, results: [RoundResult]) -> VirtualUWBSReaction {
@@ -27,11 +33,12 @@ extension VirtualUWBS {
         return reaction
     }
 
-    /// A controller's round reached this controlee session at `time`.
-    mutating func serve(_ token: UInt32, at time: Double, result: RoundResult) -> VirtualUWBSReaction {
+    /// A controller's round (of its block starting at `blockStart`) reached this controlee
+    /// session at `time`.
+    mutating func serve(_ token: UInt32, at time: Double, blockStart: Double, result: RoundResult) -> VirtualUWBSReaction {
         var reaction = VirtualUWBSReaction()
         guard sessions[token]?.state == .active else { return reaction }
-        sessions[token]?.servedSinceCheck = true
+        sessions[token]?.served(blockStart: blockStart)
         report(token, results: [result], into: &reaction)
         return reaction
     }
@@ -41,7 +48,12 @@ extension VirtualUWBS {
     mutating func checkReception(_ token: UInt32, at time: Double) -> VirtualUWBSReaction {
         var reaction = VirtualUWBSReaction()
         guard let session = sessions[token], session.state == .active else { return reaction }
-        sessions[token]?.advanceSchedule(after: time)
+        if session.configuration.hoppingMode != 0 {
+            // A hopping round can be anywhere in its block: one check per block without one.
+            sessions[token]?.nextRoundTime = time + session.interval
+        } else {
+            sessions[token]?.advanceSchedule(after: time)
+        }
         if session.servedSinceCheck {
             sessions[token]?.servedSinceCheck = false
             return reaction

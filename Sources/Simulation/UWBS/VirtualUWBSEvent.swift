@@ -26,6 +26,11 @@ public enum VirtualUWBSEvent: Sendable {
     /// A session has a DST address that a device in the world holds, with the same session ID,
     /// but the two cannot range; `reason` says why (reported once until a session changes).
     case cannotRange(VirtualUWBSDeviceID, sessionID: UInt32, peer: UCIMACAddress, peerDevice: VirtualUWBSDeviceID, reason: String)
+    /// A round of session `sessionID` found device's one radio busy with a round of session
+    /// `busyWith`: its own round waits until the radio is free (`deferred`), or, as the
+    /// controlee of a remote controller's round, it misses the round (both sides report it
+    /// failed).
+    case radioBusy(VirtualUWBSDeviceID, sessionID: UInt32, busyWith: UInt32, deferred: Bool)
     /// A fault was injected.
     case fault(VirtualUWBSDeviceID, VirtualUWBSFault)
     /// The device could not use something the host sent (see ``VirtualUWBSReaction/problems``).

@@ -16,5 +16,7 @@ extension VirtualUWBSWorld {
         var accessoryIndex: Int?
         var isPeer: Bool
         var spawnedBy: (device: VirtualUWBSDeviceID, sessionID: UInt32)?
+        /// The device's one radio: busy with session `token`'s round until `until` (world time).
+        var radio: (until: Double, token: UInt32)?
     }
 }

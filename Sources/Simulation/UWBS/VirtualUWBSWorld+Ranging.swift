@@ -18,6 +18,16 @@ extension VirtualUWBSWorld {
             handle(reaction, from: id)
             return
         }
+        // One radio per device: the device's own rounds run one after the other (a round due
+        // while another session's round holds the radio waits until it ends).
+        if let busy = radioBusy(id, excluding: token, at: time) {
+            devices[id]?.uwbs.deferRound(token, to: busy.until)
+            broadcaster.yield(.radioBusy(id, sessionID: session.id, busyWith: busy.sessionID, deferred: true))
+            return
+        }
+        let duration = session.configuration.roundDuration
+        occupyRadio(id, token: token, from: time, for: duration)
+        let blockStart = time - session.hopOffset(block: session.roundIndex + 1)
         var results: [RoundResult] = []
         var rounds: [VirtualRangingRound] = []
         var served: [(id: VirtualUWBSDeviceID, token: UInt32, result: RoundResult, round: VirtualRangingRound)] = []
@@ -29,6 +39,15 @@ extension VirtualUWBSWorld {
                 rounds.append(timeoutRound(id, session.id, address, time))
                 continue
             }
+            // The peer's radio may hold another session's round (a controlee cannot move a
+            // round a remote controller times): it misses this one; both sides see it fail.
+            if let busy = radioBusy(peer.id, excluding: peer.token, at: time) {
+                broadcaster.yield(.radioBusy(peer.id, sessionID: session.id, busyWith: busy.sessionID, deferred: false))
+                results.append(RoundResult(address: address))
+                rounds.append(timeoutRound(id, session.id, address, time))
+                continue
+            }
+            occupyRadio(peer.id, token: peer.token, from: time, for: duration)
             let sceneTime = timeline.startScenarioIfNeeded(at: time, session: "\(id)/\(session.id)")
             let controllerScene = sceneID(for: id, asController: true)
             let controleeScene = sceneID(for: peer.id, asController: false)
@@ -61,10 +80,27 @@ extension VirtualUWBSWorld {
         for round in rounds { broadcaster.yield(.round(round)) }
         handle(reaction, from: id)
         for entry in served {
-            guard let peerReaction = devices[entry.id]?.uwbs.serve(entry.token, at: time, result: entry.result) else { continue }
+            guard let peerReaction = devices[entry.id]?.uwbs.serve(entry.token, at: time, blockStart: blockStart, result: entry.result) else {
+                continue
+            }
             broadcaster.yield(.round(entry.round))
             handle(peerReaction, from: entry.id)
         }
+    }
+
+    /// The round holding device `id`'s radio at `time`, if it belongs to a session other than
+    /// `token`: until when, and its session ID.
+    private func radioBusy(_ id: VirtualUWBSDeviceID, excluding token: UInt32, at time: Double) -> (until: Double, sessionID: UInt32)? {
+        guard let radio = devices[id]?.radio, radio.token != token, radio.until > time + 1e-9 else { return nil }
+        let sessionID = devices[id]?.uwbs.session(token: radio.token)?.id ?? radio.token
+        return (radio.until, sessionID)
+    }
+
+    /// Session `token`'s round holds device `id`'s radio from `time` for `duration` seconds.
+    private func occupyRadio(_ id: VirtualUWBSDeviceID, token: UInt32, from time: Double, for duration: Double) {
+        let until = time + duration
+        if let radio = devices[id]?.radio, radio.until > until { return }
+        devices[id]?.radio = (until, token)
     }
 
     private func timeoutRound(
