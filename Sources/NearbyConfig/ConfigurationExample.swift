@@ -90,11 +90,11 @@ extension ConfigurationFile {
         [accessory]
         # nearby accessory: this host as a UWB accessory that phones range with (specs/accessory-role.md).
         name = "nearby"            # advertised (scan response) and in the GAP service
-        services = ["qnis"]        # qnis (Qorvo's NI app), nus (Apple's sample), apple (Apple's NI service)
+        services = ["nus", "qnis"] # served in order, the first advertised: nus (Apple's sample, Qorvo's app), qnis, apple (Apple's NI service)
         config_version = "1.1"     # UWB config data layout: "1.0" or "1.1"
         role = "responder"         # or "initiator"
         # mac = "0A0B"             # fixed UWB short address (default: one stored per kit)
-        max_phones = 4             # phones at once (1-8)
+        max_phones = 1             # phones at once (1-8; more share the one UWB radio)
         advertising_interval_ms = 100
 
         [retry]

@@ -19,14 +19,16 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
         commandName: "accessory",
         abstract: "Be a UWB accessory: iPhones and Android phones find this host over BLE and range with its dev kit.",
         discussion: """
-            Advertises the data-channel service (--service: qnis for Qorvo's Nearby Interaction app, the \
-            default; nus for Apple's sample app "Implementing spatial interactions with third-party \
-            accessories"; apple adds Apple's NI service) with the name (--name) in the scan response, \
-            serves the GATT database, and answers each phone's NI messages: its accessory configuration \
-            data from the dev kit (--uwb), then the session the phone asks for (controlee / responder by \
-            default). One live line per connected phone on a terminal; with --json one object per update \
-            and event. Hooks get the phone's id in NEARBY_ACCESSORY_ID. Ctrl-C stops every session (0x03 \
-            to each phone).
+            Advertises the Nordic UART service (Apple's sample app "Implementing spatial interactions with \
+            third-party accessories" and Qorvo's Nearby Interaction app find it) with Qorvo's QNIS in the scan \
+            response, serves both (--service chooses: nus, qnis, apple adds Apple's NI service), and answers \
+            each phone's NI messages: its accessory configuration data from the dev kit (--uwb), then the \
+            session the phone asks for (controlee / responder by default); Qorvo's 0x20 / 0x21 device \
+            parameters too. A message written before the phone subscribes is answered once it does; a phone \
+            that reconnects replaces its old session. One phone at a time by default (--max-phones: one UWB \
+            radio cannot serve overlapping rounds). One live line per connected phone on a terminal; with \
+            --json one object per update and event. Hooks get the phone's id in NEARBY_ACCESSORY_ID. Ctrl-C \
+            stops every session (0x03 to each phone).
 
             Example:
               nearby accessory --hci bluez --uwb usb:1915:520f --name "front door" \\
@@ -46,7 +48,7 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The name phones see (default: the config file's, else nearby).", valueName: "name"))
     var name: String?
 
-    @Option(name: .customLong("service"), help: ArgumentHelp("Services, comma-separated, the first data channel advertised: qnis, nus, apple (default qnis).", valueName: "list"))
+    @Option(name: .customLong("service"), help: ArgumentHelp("Services, comma-separated: nus, qnis, apple; every data channel is served, the first advertised, the next in the scan response (default nus,qnis).", valueName: "list"))
     var services: String?
 
     @Option(name: .customLong("config-version"), help: ArgumentHelp("UWB config data layout announced: 1.0 or 1.1 (default 1.1).", valueName: "version"))
@@ -58,7 +60,7 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A fixed UWB short MAC address in hex (default: one stored per kit beside the store).", valueName: "hex"))
     var mac: String?
 
-    @Option(name: .customLong("max-phones"), help: ArgumentHelp("Phones at once, 1-8 (default 4); advertising pauses at the limit.", valueName: "n"))
+    @Option(name: .customLong("max-phones"), help: ArgumentHelp("Phones at once, 1-8 (default 1: one radio; more phones share it and lose rounds); advertising pauses at the limit.", valueName: "n"))
     var maxPhones: Int?
 
     @Option(name: .customLong("advertising-interval"), help: ArgumentHelp("Advertising interval, ms, 20-10240 (default 100).", valueName: "ms"))
@@ -124,7 +126,7 @@ struct AccessoryRoleCommand: AsyncParsableCommand {
         if let web { session.screen.note(web.announcement) }
         let own = await live.peripheral.advertisedAddress().map(\.description) ?? "?"
         session.screen.note(
-            "accessory \"\(role.name)\" advertising \(role.dataChannels[0].name) as \(own), UWB MAC \(UCIMACAddress.short(live.profile.address)), "
+            "accessory \"\(role.name)\" advertising \(role.dataChannels.map(\.name).joined(separator: " + ")) as \(own), UWB MAC \(UCIMACAddress.short(live.profile.address)), "
                 + "\(role.role); waiting for phones (Ctrl-C stops)")
         session.add(web?.output)
         try await session.record(to: record)

@@ -30,8 +30,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The motion scenario: \(Scenario.names.joined(separator: ", ")).", valueName: "name"))
     var scenario = "demo"
 
-    @Option(help: "How many accessories (1-8); with --role accessory, how many phones.")
+    @Option(help: "How many accessories (1-8); with --role accessory, how many phones (or --phones).")
     var accessories = 1
+
+    @Option(help: ArgumentHelp("With --role accessory: how many phones (1-8) share the accessory's one radio; at the end, each phone's share of failed rounds.", valueName: "n"))
+    var phones: Int?
+
+    @Flag(help: "With --role accessory: the accessory asks for ranging round hopping (UWB config data 2.0), so the phones' colliding rounds spread over all of them.")
+    var hopping = false
 
     @Option(help: ArgumentHelp("Which side this host plays: phone (ranges with virtual accessories) or accessory (virtual phones range with it).", valueName: "role"))
     var role = "phone"
@@ -75,6 +81,8 @@ struct DemoCommand: AsyncParsableCommand {
         guard (0.01...1000).contains(speed) else { throw ValidationError("--speed must be 0.01-1000, not \(speed)") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be > 0 seconds, not \(duration)") }
         guard role == "phone" || role == "accessory" else { throw ValidationError("--role must be phone or accessory, not \(role)") }
+        if let phones, !(1...8).contains(phones) { throw ValidationError("--phones must be 1-8, not \(phones)") }
+        if role != "accessory", phones != nil || hopping { throw ValidationError("--phones and --hopping are for --role accessory") }
         if role == "accessory", serveKit != nil || kit != nil || kitStats {
             throw ValidationError("--serve-kit, --kit and --kit-stats are for the phone role's host kit (--role phone)")
         }
@@ -91,6 +99,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 
+    /// How many accessories, or phones with `--role accessory`.
+    private var count: Int { role == "accessory" ? phones ?? accessories : accessories }
+
     func run() async throws {
         let scenario = try Scenario.named(scenario)
         let configuration = try options.settings(hookCommand: HookCommandLine.command)
@@ -101,10 +112,13 @@ struct DemoCommand: AsyncParsableCommand {
         let web = try await options.web.start(source: "demo", configuration: configuration)
         let demo: any DemoSource
         var phoneRole: DemoRanging?
+        var accessoryRole: AccessoryRoleDemo?
         do {
             if role == "accessory" {
-                demo = try await AccessoryRoleDemo.start(
-                    scenario: scenario, phones: accessories, seed: seed, speed: speed, settings: settings, logger: logger)
+                let started = try await AccessoryRoleDemo.start(
+                    scenario: scenario, phones: count, seed: seed, speed: speed, settings: settings, hopping: hopping, logger: logger)
+                accessoryRole = started
+                demo = started
             } else {
                 let ranging = try await DemoRanging.start(
                     scenario: scenario, accessories: accessories, seed: seed, speed: speed, settings: settings,
@@ -120,7 +134,7 @@ struct DemoCommand: AsyncParsableCommand {
         let session = TerminalRun(source: demo, json: configuration.output.json ?? false, zones: settings.zones, timeScale: speed, stop: { await web?.stop() })
         let screen = session.screen
         let length = duration ?? demo.duration
-        screen.note(scenario.demoAnnouncement(hostIsAccessory: role == "accessory", count: accessories, length: length, speed: speed))
+        screen.note(scenario.demoAnnouncement(hostIsAccessory: role == "accessory", count: count, length: length, speed: speed))
         if let web { screen.note(web.announcement) }
         session.add(web?.output)
         try await session.add { try options.mqtt.publisher(configuration, configPath: options.config.path, role: .demo, notes: { screen.note($0) }) }
@@ -132,7 +146,13 @@ struct DemoCommand: AsyncParsableCommand {
             await session.run(
                 accessories: demo.accessories, hooks: settings.hookRunner(), interruption: "interrupted",
                 startSessions: { run in await demo.startSessions { run.note($0) } },
-                afterClose: { if kitStats, let phoneRole { Console.error(await phoneRole.kitStatistics()) } },
+                afterClose: {
+                    if kitStats, let phoneRole { Console.error(await phoneRole.kitStatistics()) }
+                    if let accessoryRole {
+                        // What sharing one radio cost each phone (specs/accessory-role.md §6).
+                        for share in await accessoryRole.roundShares() { Console.error("radio: \(share)") }
+                    }
+                },
                 until: { await demo.isOver(after: length) })
         }
     }

@@ -115,7 +115,7 @@ import UWBDevice
         let parsed = try AccessoryConfigurationData(bytes: acd.dropFirst())
         #expect(parsed.uwbConfiguration.deviceAddress == 0x0A0A && parsed.uwbConfiguration.rangingRole == .responder)
         #expect(parsed.uwbConfiguration.maxClockDriftPPM == 25)
-        #expect(parsed.uwbConfiguration.middlewareVersion == 0x0200_0000, "UCI 2.0 of the virtual kit as [0, 0, 0, 2]")
+        #expect(parsed.uwbConfiguration.middlewareVersion == 0x0101_0000, "Qorvo's 00 00 01 01, whatever the kit's UCI version (2.0)")
 
         let shareable = try Self.shareable()
         try await phone.send(NIMessage.configureAndStart(shareable).encoded())
@@ -180,15 +180,97 @@ import UWBDevice
         await rig.shutdown()
     }
 
-    @Test("an MTU too small for 0x01: refused with an error that says so; nothing truncated")
+    @Test("an MTU too small for 0x01: an error that says so, nothing truncated, and 0x03 instead of silence")
     func mtuTooSmall() async throws {
         let rig = try await Rig.make()
         let (phone, session) = try await rig.rawPhone("phone-1", maximumMessageLength: 20)
         try await phone.send([0x0A])
+        #expect(try await phone.next() == [0x03], "the phone learns nothing runs")
         try await rig.recorder.waitFor("the refusal") { if case .error = $0.kind { true } else { false } }
         let error = try #require(rig.recorder.errors(of: "phone-1").first)
         #expect(error.code == .dataChannel && error.reason.contains("38 bytes") && error.reason.contains("ATT_MTU 23"), "\(error)")
         #expect(await session.state == .idle)
+        await rig.shutdown()
+    }
+
+    @Test("a second initialize on a live session: the MTU check, then the old kit session stops, then 0x01; too small: stopped and 0x03")
+    func initializeOnALiveSession() async throws {
+        let rig = try await Rig.make()
+        // Fits: the live session stops (STOP + DEINIT) before the answer.
+        let (phone, _) = try await rig.rangingPhone()
+        #expect(await rig.kit.openSessionIDs == [0x5FA8])
+        try await phone.send([0x0A])
+        #expect(try await phone.next()?.first == 0x01)
+        #expect(await rig.kit.openSessionIDs.isEmpty)
+        // Does not fit: an Android session (its 0x01 is 19 bytes) on a 20-byte link, then 0x0A.
+        let (android, session) = try await rig.rawPhone("android", maximumMessageLength: 20)
+        try await android.send([0xA5])
+        #expect(try await android.next()?.count == 19)
+        let config = try UWBPhoneConfigData(sessionID: 77, preambleCodeIndex: 10, channel: 9, profileID: 1, accessoryRole: .controlee,
+                                            phoneAddress: 0x0102)
+        try await android.send(NIMessage.androidConfigureAndStart(config).encoded())
+        #expect(try await android.next() == [0x02])
+        try await android.send([0x0A])
+        #expect(try await android.next() == [0x03], "never silence")
+        #expect(await rig.kit.openSessionIDs.isEmpty)
+        #expect(await session.state == .idle)
+        #expect(rig.recorder.errors(of: "android").contains { $0.code == .dataChannel })
+        await rig.shutdown()
+    }
+
+    @Test("Qorvo's 0x20 / 0x21 (ble_niq.c): 0x20 answers the device parameters, 0x21 answers 0x22 ok / bad length / bad version; a session shows in 0x20")
+    func qorvoDeviceParameters() async throws {
+        let rig = try await Rig.make()
+        let (phone, session) = try await rig.rawPhone("phone-1")
+        try await phone.send([0x20])
+        let defaults = QorvoDeviceParameters(sourceAddress: 0x0A0A)
+        #expect(try await phone.next() == [0x20] + defaults.encoded(), "Qorvo's defaults with this accessory's address")
+        var wanted = defaults
+        wanted.channel = 5
+        wanted.sessionID = 0x1234_5678
+        try await phone.send(NIMessage.setDeviceStruct(wanted).encoded())
+        #expect(try await phone.next() == [0x22, 0x00])
+        try await phone.send([0x21] + wanted.encoded() + [0x00])
+        #expect(try await phone.next() == [0x22, 0x01], "34 bytes or bad length")
+        var other = wanted
+        other.version = 2
+        try await phone.send(NIMessage.setDeviceStruct(other).encoded())
+        #expect(try await phone.next() == [0x22, 0x02], "version 1 or bad version")
+        try await phone.send([0x20, 0xFF])
+        #expect(try await phone.next() == [0x20] + wanted.encoded(), "the payload of 0x20 is ignored; the set values are kept")
+        // A session the kit runs is what 0x20 reports next (Qorvo's firmware writes it into the same structure).
+        try await phone.send([0x0A])
+        _ = try await phone.next()
+        try await phone.send(NIMessage.configureAndStart(try Self.shareable()).encoded())
+        #expect(try await phone.next() == [0x02])
+        try await phone.send([0x20])
+        let answer = try #require(try await phone.next())
+        let reported = try QorvoDeviceParameters(bytes: answer.dropFirst())
+        #expect(reported.sessionID == 0x5FA8 && reported.channel == 9 && reported.preambleCode == 11 && reported.role == 0)
+        #expect(reported.sourceAddress == 0x0A0A && reported.destinationAddress == 0xB487 && reported.slotDurationRSTU == 3600)
+        #expect(reported.blockDurationMS == 198 && reported.roundDurationRSTU == 3600 * 7, "Qorvo's 1 + 6 round slots")
+        #expect(await session.refusedCount == 0)
+        await rig.shutdown()
+    }
+
+    @Test("a phone that connects again while its session still runs replaces it: the old kit session stops, the new one answers")
+    func reconnectReplaces() async throws {
+        let rig = try await Rig.make()
+        let (old, oldSession) = try await rig.rangingPhone()
+        #expect(await rig.kit.openSessionIDs == [0x5FA8])
+        // The same phone on a new link, before the old link's end was noticed; it writes at once.
+        let (phone, accessory) = InMemoryDataChannel.makePair()
+        let raw = RawPhone(phone)
+        try await raw.send([0x0A])
+        let session = try await rig.manager.add(AccessoryIdentity(id: "phone-1"), channel: accessory)
+        #expect(await oldSession.state == .stopped, "stopped and closed")
+        #expect(!old.channel.isConnected)
+        #expect(try await raw.next()?.first == 0x01, "the early 0x0A waited in the new channel")
+        try await raw.send(NIMessage.configureAndStart(try Self.shareable()).encoded())
+        #expect(try await raw.next() == [0x02], "the same session ID starts again: the old one was deinitialized")
+        #expect(await rig.kit.openSessionIDs == [0x5FA8])
+        #expect(await rig.manager.replacedSessions == 1)
+        #expect(await rig.manager.session(for: "phone-1") === session)
         await rig.shutdown()
     }
 

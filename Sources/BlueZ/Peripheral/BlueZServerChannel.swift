@@ -41,6 +41,9 @@ public final class BlueZServerChannel: DataChannel {
     /// ATT_MTU − 3 (the MTU BlueZ reported in the phone's writes or at AcquireNotify).
     public var maximumMessageLength: Int { state.withLock { $0.mtu } - 3 }
 
+    /// `false` once the phone disconnected or the channel was closed.
+    public var isConnected: Bool { state.withLock { !$0.ended && !$0.closed } }
+
     /// Writes refused because the phone had not subscribed to TX.
     public var refusedWrites: Int { state.withLock { $0.refusedWrites } }
 

@@ -1,9 +1,12 @@
-/// What the accessory role serves: the GAP name, the NI data-channel services (the first one
-/// advertised), Apple's NI service, the advertising interval and how many phones at once.
+/// What the accessory role serves: the GAP name, the NI data-channel services (the first one in
+/// the advertising data, the next beside the name in the scan response where the backend can),
+/// Apple's NI service, the advertising interval, how many phones at once, and how long an
+/// answer to a phone that has not subscribed yet waits for its subscription.
 public struct PeripheralServices: Sendable, Hashable {
     /// The name in the scan response and the GAP service.
     public var name: String
-    /// The data-channel services served; the first is advertised.
+    /// The data-channel services served; the first is advertised in the advertising data, the
+    /// next in the scan response when it fits beside the name (this program's own host).
     public var dataChannels: [DataChannelService]
     /// The value of Apple's NI configuration characteristic (the accessory configuration data
     /// without its 0x01 ID); `nil`: Apple's NI service is not served.
@@ -12,15 +15,19 @@ public struct PeripheralServices: Sendable, Hashable {
     public var advertisingIntervalMilliseconds: Double
     /// Phones connected at once (advertising pauses at the limit).
     public var maximumConnections: Int
+    /// How long a message sent before the phone subscribed to TX waits for the subscription
+    /// (the latest one per phone): the phone's wait for an answer.
+    public var pendingAnswerLifetime: Duration
 
     /// Creates the description of what to serve.
     public init(name: String, dataChannels: [DataChannelService], appleConfigurationData: [UInt8]? = nil,
-                advertisingIntervalMilliseconds: Double = 100, maximumConnections: Int = 4) {
+                advertisingIntervalMilliseconds: Double = 100, maximumConnections: Int = 4, pendingAnswerLifetime: Duration = .seconds(3)) {
         self.name = name
         self.dataChannels = dataChannels
         self.appleConfigurationData = appleConfigurationData
         self.advertisingIntervalMilliseconds = advertisingIntervalMilliseconds
         self.maximumConnections = maximumConnections
+        self.pendingAnswerLifetime = pendingAnswerLifetime
     }
 }
 

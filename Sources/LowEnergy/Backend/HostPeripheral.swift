@@ -47,10 +47,11 @@ public final class HostPeripheral: BLEPeripheral {
         }
         let server = try GATTServer(services: gattServices, logger: logger)
         await host.setGATTServer(server)
-        let channels = try await DataChannelServer(server: server, host: host, services: services.dataChannels, logger: logger)
+        let channels = try await DataChannelServer(
+            server: server, host: host, services: services.dataChannels, pendingLifetime: services.pendingAnswerLifetime, logger: logger)
         let advertiser = Advertiser(
             host: host, configuration: .accessory(
-                service: services.dataChannels[0].service, name: services.name,
+                services: services.dataChannels.map(\.service), name: services.name,
                 intervalMilliseconds: services.advertisingIntervalMilliseconds, maximumConnections: services.maximumConnections),
             logger: logger)
         let (links, continuation) = AsyncStream<PeripheralLink>.makeStream(bufferingPolicy: .unbounded)

@@ -38,23 +38,41 @@ public actor AccessoryRoleManager {
         deviceForwarder = SessionPumps.forwardDeviceEvents(of: client, to: events)
     }
 
-    /// Starts answering a connected phone. A phone whose previous session (same ID) is over
-    /// gets a new one.
-    /// - Returns: the session (started).
-    /// - Throws: ``NearbySessionManagerError`` when a session of that ID still runs, or after
-    ///   ``stop()``.
+    /// Starts answering a connected phone. A phone that connects again while its previous
+    /// session still runs (Apple's sample reconnects from `didDisconnectPeripheral` at once,
+    /// before this side has stopped the old session on the kit) replaces it: the old session
+    /// stops (SESSION_STOP + SESSION_DEINIT) and its channel closes, then the new one starts.
+    /// Its messages wait in its channel meanwhile; nothing is refused or dropped.
+    /// - Returns: the session (started, unless an even newer connection of the same phone
+    ///   replaced it meanwhile).
+    /// - Throws: ``NearbySessionManagerError`` after ``stop()``.
     @discardableResult
     public func add(_ phone: AccessoryIdentity, channel: any DataChannel) async throws(NearbySessionManagerError) -> AccessoryRoleSession {
         guard !sessions.isStopped else { throw NearbySessionManagerError("the accessory role was stopped; create a new manager") }
-        if let existing = sessions[phone.id], await !existing.state.isFinal {
-            throw NearbySessionManagerError("phone \(phone) already has a session; it must disconnect first")
-        }
         let session = AccessoryRoleSession(phone: phone, channel: channel, client: client, configuration: configuration,
                                            output: events, logger: logger)
+        let previous = sessions[phone.id]
         sessions.insert(session, as: phone.id)
-        await session.start()
+        if let previous {
+            if await !previous.state.isFinal {
+                logger.info("\(phone) connected again: its previous session stops and closes, the new one starts")
+                replacedSessions += 1
+            }
+            await previous.stop()
+            if previous.channel !== channel { await previous.channel.close() }
+        }
+        if sessions.isStopped {
+            await session.stop()
+            await channel.close()
+            throw NearbySessionManagerError("the accessory role was stopped; create a new manager")
+        }
+        // A newer connection of the same phone may have replaced this one while the old stopped.
+        if sessions[phone.id] === session { await session.start() }
         return session
     }
+
+    /// Sessions a reconnecting phone's new session replaced while they still ran.
+    public private(set) var replacedSessions = 0
 
     /// The session of phone `id`, if any.
     public func session(for id: String) -> AccessoryRoleSession? { sessions[id] }

@@ -59,6 +59,10 @@ public actor AccessoryRoleSession {
     /// configureAndStart messages answered 0x02 without a session, because no initialize came
     /// after the last stop (``AccessoryRoleConfiguration/requiresInitializeAfterStop``).
     public private(set) var staleStarts = 0
+    /// Qorvo's device parameters, what `0x20` answers: Qorvo's defaults with this accessory's
+    /// address, then what a `0x21` set, then the last session the kit ran (as Qorvo's firmware
+    /// writes its session into the same structure).
+    public private(set) var deviceParameters: QorvoDeviceParameters
     /// Samples the inbox dropped and samples discarded (a stopped kit session's, or while not
     /// ranging, or at the end), and what of them was reported.
     private var losses = SampleLosses()
@@ -109,6 +113,7 @@ public actor AccessoryRoleSession {
         self.logger = logger
         self.mailbox = Mailbox(capacity: configuration.ranging.queueCapacity)
         self.pipeline = configuration.ranging.makePipeline()
+        deviceParameters = QorvoDeviceParameters(sourceAddress: configuration.profile.address)
         // Built once: answering initialize is only a send.
         appleAnswer = NIMessage.accessoryConfigurationData(configuration.profile.accessoryConfigurationData()).encoded()
         androidAnswer = (try? configuration.profile.androidConfigurationData()).map { NIMessage.androidAccessoryConfigurationData($0).encoded() }
@@ -229,6 +234,13 @@ public actor AccessoryRoleSession {
         do {
             message = try NIMessage(decoding: bytes, dialect: bytes.first == NIMessageID.configureAndStart.rawValue ? dialect : nil)
         } catch {
+            if error.messageID == .setDeviceStruct {
+                // Qorvo's firmware answers a 0x21 of the wrong length with status 1.
+                received.append(.setDeviceStruct)
+                logger.notice("0x21 setDeviceStruct of \(bytes.count) bytes refused (\(QorvoDeviceParameters.byteCount + 1) expected): answered bad length")
+                await send(.setDeviceStructAck(.badLength))
+                return
+            }
             refuse("undecodable message \(Hex.bytes(bytes.prefix(40))): \(error)", protocolError: error)
             return
         }
@@ -237,20 +249,26 @@ public actor AccessoryRoleSession {
         switch message {
         case .initialize, .androidInitialize:
             let android = message == .androidInitialize
-            await stopSession()
             guard let answer = android ? androidAnswer : appleAnswer else {
                 refuse("initialize (Android) refused: the accessory's Android configuration is invalid")
                 return
             }
-            dialect = android ? .android : .apple
-            initialized = true
+            // The link must carry the answer before anything else happens (an initialize on a
+            // live session replaces it: MTU check first, then stop).
             let maximum = await channel.maximumMessageLength
             guard answer.count <= maximum else {
                 report(.dataChannel, "cannot answer \(message.id): accessoryConfigurationData is \(answer.count) bytes, "
-                       + "the link carries \(maximum) per notification (ATT_MTU \(maximum + 3))",
+                       + "the link carries \(maximum) per notification (ATT_MTU \(maximum + 3)); accessoryUwbDidStop sent instead",
                        remedy: "The phone must exchange an ATT_MTU of at least \(answer.count + 3) (every iPhone does).")
+                // The phone asked to start over; it learns that nothing runs, never silence.
+                await stopSession()
+                await send(.accessoryUWBDidStop)
+                setState(.idle)
                 return
             }
+            await stopSession()
+            dialect = android ? .android : .apple
+            initialized = true
             guard await send(raw: answer, id: .accessoryConfigurationData) else { return }
             lastInitializeAnswer = .now - arrival
             setState(.initializing)
@@ -265,6 +283,18 @@ public actor AccessoryRoleSession {
             await stopSession()
             await send(.accessoryUWBDidStop)
             setState(.idle)
+        case .getDeviceStruct, .deviceStruct:
+            // Qorvo's firmware answers any 0x20 with its device parameters (`ble_niq.c`).
+            await send(.deviceStruct(deviceParameters))
+        case .setDeviceStruct(let parameters):
+            guard parameters.version == QorvoDeviceParameters.currentVersion else {
+                logger.notice("0x21 setDeviceStruct of version \(parameters.version) refused: answered bad version")
+                await send(.setDeviceStructAck(.badVersion))
+                return
+            }
+            deviceParameters = parameters
+            logger.info("0x21 setDeviceStruct: \(parameters) (the phone's 0x0B still decides the NI session)")
+            await send(.setDeviceStructAck(.ok))
         case .unknown(let id, let payload):
             refuse("unknown message ID \(Hex.prefixed(id)) (\(payload.count) payload bytes) refused")
         default:
@@ -299,6 +329,7 @@ public actor AccessoryRoleSession {
             let opened = try await client.openSession(id: sessionID, parameters: parameters, samples: sink)
             attach(opened)
             lastParameters = parameters
+            deviceParameters.update(from: parameters, sessionID: sessionID)
             try await opened.start()
         } catch {
             report(.uwb, "the kit did not start session \(Hex.prefixed(sessionID)): \(error.reason)", remedy: error.remedy, uwbError: error)

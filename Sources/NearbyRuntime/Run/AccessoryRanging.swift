@@ -1,4 +1,5 @@
 public import Accessories
+import BlueZ
 public import Logging
 public import LowEnergy
 public import NIProtocol
@@ -14,9 +15,11 @@ public import UWBDevice
 public struct AccessoryRoleSettings: Sendable, Hashable {
     /// A service a phone can find and use.
     public enum Service: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// Qorvo's QNIS data channel (what Qorvo's Nearby Interaction app looks for).
+        /// Qorvo's QNIS data channel (Qorvo's firmware advertises it; Qorvo's Nearby
+        /// Interaction app looks for it or Nordic UART).
         case qnis
-        /// Nordic UART (what Apple's sample app looks for).
+        /// Nordic UART (what Apple's sample app looks for, the only service it scans for; Qorvo's
+        /// app finds it too).
         case nus
         /// Apple's Nearby Interaction service: the accessory configuration data, readable on a
         /// paired link (iOS reads it for background sessions); needs a data channel beside it.
@@ -28,7 +31,9 @@ public struct AccessoryRoleSettings: Sendable, Hashable {
 
     /// The name advertised (scan response) and in the GAP service.
     public var name: String
-    /// The services, the first data channel advertised (default `[.qnis]`).
+    /// The services (default ``defaultServices``): every data channel named is served; the
+    /// first is advertised in the advertising data, the next in the scan response when it fits
+    /// beside the name.
     public var services: [Service]
     /// The UWB config data layout: 1.0 or 1.1 (default).
     public var layout: ConfigurationDataVersion
@@ -36,16 +41,21 @@ public struct AccessoryRoleSettings: Sendable, Hashable {
     public var role: NIRangingRole
     /// A fixed UWB short MAC; `nil`: the one stored for the kit (made on first use).
     public var address: UInt16?
-    /// Phones connected at once (advertising pauses at the limit). Default 4.
+    /// Phones connected at once (advertising pauses at the limit). Default 1: one UWB radio
+    /// serves one phone's rounds without collisions (specs/accessory-role.md §6).
     public var maximumPhones: Int
     /// The advertising interval, ms. Default 100.
     public var advertisingIntervalMilliseconds: Double
     /// How VENDOR_ID and the STS IV go to UCI (iPhones: vendor-first).
     public var keyByteOrder: UWBKeyByteOrder
 
+    /// The default services: Nordic UART advertised (Apple's sample app and Qorvo's app find it),
+    /// Qorvo's QNIS in the scan response and served.
+    public static let defaultServices: [Service] = [.nus, .qnis]
+
     /// Creates settings; every parameter has the default documented on its property.
-    public init(name: String = "nearby", services: [Service] = [.qnis], layout: ConfigurationDataVersion = .v1_1,
-                role: NIRangingRole = .responder, address: UInt16? = nil, maximumPhones: Int = 4,
+    public init(name: String = "nearby", services: [Service] = Self.defaultServices, layout: ConfigurationDataVersion = .v1_1,
+                role: NIRangingRole = .responder, address: UInt16? = nil, maximumPhones: Int = 1,
                 advertisingIntervalMilliseconds: Double = 100, keyByteOrder: UWBKeyByteOrder = .vendorFirst) {
         self.name = name
         self.services = services
@@ -58,6 +68,7 @@ public struct AccessoryRoleSettings: Sendable, Hashable {
     }
 
     /// The data channels served, in order (Qorvo NI if only Apple's service was asked for).
+    /// Each is listed once.
     public var dataChannels: [DataChannelService] {
         let channels = services.compactMap { service -> DataChannelService? in
             switch service {
@@ -66,7 +77,9 @@ public struct AccessoryRoleSettings: Sendable, Hashable {
             case .apple: nil
             }
         }
-        return channels.isEmpty ? [.qorvoNI] : channels
+        var unique: [DataChannelService] = []
+        for channel in channels where !unique.contains(channel) { unique.append(channel) }
+        return unique.isEmpty ? [.qorvoNI] : unique
     }
 }
 
@@ -166,7 +179,8 @@ public final class AccessoryRanging: Sendable {
             let services = PeripheralServices(
                 name: role.name, dataChannels: role.dataChannels,
                 appleConfigurationData: role.services.contains(.apple) ? profile.accessoryConfigurationData().encoded() : nil,
-                advertisingIntervalMilliseconds: role.advertisingIntervalMilliseconds, maximumConnections: limit)
+                advertisingIntervalMilliseconds: role.advertisingIntervalMilliseconds, maximumConnections: limit,
+                pendingAnswerLifetime: settings.session.configurationTimeout)
             let manager = AccessoryRoleManager(
                 client: client, configuration: AccessoryRoleConfiguration(profile: profile, ranging: settings.session), logger: logger)
             let live = AccessoryRanging(client: client, peripheral: peripheral, manager: manager, profile: profile, maximumPhones: limit)
@@ -187,8 +201,13 @@ public final class AccessoryRanging: Sendable {
         let limit = maximumPhones
         let task = Task {
             for await link in links {
+                let id = link.peer
+                // Phones still connected count; the same phone connecting again replaces its own
+                // session, and a session whose link is gone is only closing (not counted).
                 var running = 0
-                for session in await manager.allSessions where await !session.state.isFinal { running += 1 }
+                for session in await manager.allSessions where session.phone.id != id {
+                    if Self.linkUp(session.channel), await !session.state.isFinal { running += 1 }
+                }
                 guard running < limit else {
                     logger.warning("\(link.peer) connected beyond the limit of \(limit) phone\(limit == 1 ? "" : "s"): disconnecting it")
                     await link.channel.close()
@@ -203,6 +222,15 @@ public final class AccessoryRanging: Sendable {
             }
         }
         acceptor.withLock { $0 = task }
+    }
+
+    /// `false` once a phone's link is gone (its session is then only closing).
+    static func linkUp(_ channel: any DataChannel) -> Bool {
+        switch channel {
+        case let channel as GATTServerDataChannel: channel.connection.isConnected
+        case let channel as BlueZServerChannel: channel.isConnected
+        default: true
+        }
     }
 
     /// `true` once the BLE controller (or bluetoothd) is gone: nothing more can happen.

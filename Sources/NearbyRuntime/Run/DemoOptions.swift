@@ -30,13 +30,14 @@ public struct DemoOptions: Sendable {
     }
 
     /// The configuration of the accessory with `address`: with a ranging interval, an ACD 2.0
-    /// asking for 4 slots that fit the interval with room for the round's extra slot (at most
-    /// 3600 RSTU, 3 ms, each).
-    func accessory(address: UInt16, keyByteOrder: UWBKeyByteOrder) -> VirtualNIAccessoryConfiguration {
+    /// asking for 4 slots short enough that the rounds of all `accessories` fit half the
+    /// interval on the host's one radio (at most 3600 RSTU, 3 ms, each), so the host's kit can
+    /// interleave them (specs/virtual-uwbs.md §3).
+    func accessory(address: UInt16, accessories: Int = 1, keyByteOrder: UWBKeyByteOrder) -> VirtualNIAccessoryConfiguration {
         guard let interval = rangingIntervalMS else {
             return VirtualNIAccessoryConfiguration(address: address, keyByteOrder: keyByteOrder)
         }
-        let slot = UInt16(min(3600, Int(interval) * 1200 / 6))
+        let slot = UInt16(max(1, min(3600, Int(interval) * 1200 / (4 * 2 * max(1, accessories)))))
         return VirtualNIAccessoryConfiguration(
             layout: .v2_0, address: address,
             requestedParameters: .init(hoppingMode: 0, slotsPerRound: 4, slotDurationRSTU: slot, rangingIntervalMS: interval),

@@ -51,7 +51,7 @@ public final class DemoRanging: Sendable {
         do {
             environment = try DemoEnvironment(
                 scenario: scenario, accessories: accessories, seed: seed, clock: .realTime(speed: speed), hostUWBS: hostKit,
-                accessory: { options.accessory(address: 0x0A01 + UInt16($0), keyByteOrder: order) }, logger: logger)
+                accessory: { options.accessory(address: 0x0A01 + UInt16($0), accessories: accessories, keyByteOrder: order) }, logger: logger)
         } catch {
             throw DemoRangingError(description: "the simulator did not start: \(error)")
         }

@@ -10,7 +10,7 @@ Each phone runs a script (``--phone-script``, one per phone, comma-separated; th
 ``ni-stop``         ``ni``, then after ``--phone-hold`` seconds 0x0C -> 0x03 and disconnects
 ``ni-leave``        ``ni``, then disconnects after ``--phone-hold`` seconds (no 0x0C)
 ``android``         the Android dialect: 0xA5 -> 0x01 (18 bytes), 0x0B (14 bytes) -> 0x02
-``never-subscribe`` writes 0x0A without subscribing to TX (expects the write refused)
+``never-subscribe`` writes 0x0A without subscribing to TX (accepted; the answer waits for a subscription that never comes)
 ``garbage``         subscribes, writes garbage, an unknown ID, an accessory's own message and
                     invalid shareable data (channel 7): none may start ranging; then ``ni``
 ``mtu23``           no MTU exchange (ATT_MTU 23): 0x0A gets no 0x01 (38 bytes do not fit);
@@ -21,10 +21,20 @@ Each phone runs a script (``--phone-script``, one per phone, comma-separated; th
                     reads SEC again whether the encryption worked or not (the accessory must not
                     serve it over a link whose encryption failed): PHONE-REENCRYPT ok|error=...,
                     PHONE-SEC-AGAIN value=...|error=0xNN
+``apple-sample``    Apple's sample app "Implementing spatial interactions with third-party
+                    accessories", unmodified (``BluetoothLECentral.swift``,
+                    ``AccessoryDemoViewController.swift``; see ``AppleSamplePhone``): finds the
+                    accessory only by Nordic UART in its advertising data or scan response,
+                    ranges two cycles (the second as the sample's timeout retry: 0x0C then
+                    0x0A), disconnects, reconnects at once and writes 0x0A before subscribing
+``qorvo-params``    Qorvo's 0x20 / 0x21 device parameters (``ble_niq.c``): get, set, a set of
+                    the wrong length and of another version, get again; then ``ni``
 
 Lines printed (each with ``phone=N``): PHONE-SEEN, PHONE-CONNECTED, PHONE-MTU, PHONE-SERVICE,
 PHONE-SUBSCRIBED, PHONE-ACD, PHONE-STARTED, PHONE-STOPPED, PHONE-NO-ACD, PHONE-NO-START,
-PHONE-WRITE-REFUSED, PHONE-PROBE ..., PHONE-DISCONNECTED, PHONE-ERROR.
+PHONE-WRITE-REFUSED, PHONE-PROBE ..., PHONE-DISCONNECTED, PHONE-ERROR; the Apple sample's
+PHONE-EARLY-WRITE, PHONE-RECONNECTING, PHONE-CYCLE-DONE; Qorvo's PHONE-DEVICE-PARAMS and
+PHONE-SET-ACK.
 """
 
 from __future__ import annotations
@@ -42,7 +52,8 @@ from bumble.host import Host
 from . import services
 from .controller import TestController
 
-SCRIPTS = ('ni', 'ni-stop', 'ni-leave', 'android', 'never-subscribe', 'garbage', 'mtu23', 'probe', 'reencrypt-sec')
+SCRIPTS = ('ni', 'ni-stop', 'ni-leave', 'android', 'never-subscribe', 'garbage', 'mtu23', 'probe', 'reencrypt-sec',
+           'apple-sample', 'qorvo-params')
 
 
 def uuids_in(advertising: bytes) -> list[str]:
@@ -126,24 +137,32 @@ class Phone:
         finally:
             self.settled.set()
 
-    async def find(self) -> hci.Address:
+    async def find(self, service: str | None = None, settle: float = 0.3) -> hci.Address:
+        """Scans (active, duplicates kept) until an advertising report or a scan response lists
+        `service` (default the phone's), as iOS's scanForPeripherals(withServices:) matches
+        either; nothing else (no name, no address) selects the accessory."""
+        wanted = (service or self.service).upper()
         found: asyncio.Future = asyncio.get_running_loop().create_future()
         names: dict[str, str] = {}
 
         def on_advertisement(advertisement) -> None:
+            # Bumble hands a scannable advertisement over with its scan response (both data).
             data = bytes(advertisement.data_bytes)
             name = name_in(data)
             if name:
                 names[str(advertisement.address)] = name
-            if self.service in uuids_in(data) and not found.done():
+            if wanted in uuids_in(data) and not found.done():
                 found.set_result(advertisement.address)
 
         self.device.on('advertisement', on_advertisement)
         await self.device.start_scanning(active=True, filter_duplicates=False)
-        address = await asyncio.wait_for(found, 120)
-        await asyncio.sleep(0.3)  # a scan response or two
-        await self.device.stop_scanning()
-        self.report(f'PHONE-SEEN address={address} name={names.get(str(address), "-")}')
+        try:
+            address = await asyncio.wait_for(found, 120)
+            await asyncio.sleep(settle)  # a scan response or two
+        finally:
+            self.device.remove_listener('advertisement', on_advertisement)
+            await self.device.stop_scanning()
+        self.report(f'PHONE-SEEN address={address} name={names.get(str(address), "-")} service={wanted}')
         return address
 
     # ------------------------------------------------------------------------------------------
@@ -224,6 +243,9 @@ class Phone:
     # ------------------------------------------------------------------------------------------
     async def script_main(self, target: hci.Address) -> None:
         script = self.script
+        if script == 'apple-sample':
+            await AppleSamplePhone(self).run(target)
+            return
         if script == 'mtu23':
             peer = await self.connect(target, exchange_mtu=False)
             rx, tx = await self.data_channel(peer)
@@ -250,6 +272,10 @@ class Phone:
                 self.report('PHONE-NO-ACD')
             return
         await self.subscribe(peer, tx)
+        if script == 'qorvo-params':
+            await self.qorvo_params(peer, rx)
+            await self.ni(peer, rx)
+            return
         if script == 'garbage':
             for garbage in (bytes([0x42, 1, 2, 3]), bytes([0x01]) + bytes(20), bytes([0x0A, 0xFF]), b''):
                 await peer.write_value(rx, garbage, with_response=True)
@@ -285,6 +311,27 @@ class Phone:
             self.report(f'PHONE-REENCRYPT error={type(error).__name__}')
         sec = await sec_characteristic(peer)
         self.report(f'PHONE-SEC-AGAIN {await read_or_error(sec)}')
+
+    async def qorvo_params(self, peer: Peer, rx) -> None:
+        """Qorvo's device parameters as its firmware answers them (``ble_niq.c``, 2024-25):
+        0x20 -> 0x20 + 33 bytes; 0x21 + 33 bytes (version 1) -> 0x22 00; a 0x21 of another
+        length -> 0x22 01; of another version -> 0x22 02."""
+        await peer.write_value(rx, bytes([0x20]), with_response=True)
+        answer = await self.expect(0x20, 3)
+        self.report(f'PHONE-DEVICE-PARAMS hex={answer.hex() if answer else "-"}')
+        if answer is None or len(answer) != 34:
+            return
+        wanted = bytearray(answer[1:])
+        wanted[5] = 5                                  # channel 5
+        wanted[17:21] = struct.pack('<I', 0x12345678)  # session ID
+        for label, payload in (('ok', bytes(wanted)), ('bad-length', bytes(wanted) + b'\x00'),
+                               ('bad-version', bytes([2]) + bytes(wanted[1:]))):
+            await peer.write_value(rx, bytes([0x21]) + payload, with_response=True)
+            ack = await self.expect(0x22, 3)
+            self.report(f'PHONE-SET-ACK case={label} hex={ack.hex() if ack else "-"}')
+        await peer.write_value(rx, bytes([0x20]), with_response=True)
+        again = await self.expect(0x20, 3)
+        self.report(f'PHONE-DEVICE-PARAMS-AFTER hex={again.hex() if again else "-"}')
 
     async def probe(self, peer: Peer) -> None:
         uuids = sorted(str(service.uuid).upper() for service in peer.services)
@@ -322,6 +369,123 @@ async def read_or_error(characteristic) -> str:
         return f'value={bytes(await characteristic.read_value()).decode()}'
     except ATT_Error as error:
         return f'error=0x{error.error_code:02x}'
+
+class AppleSamplePhone:
+    """Apple's sample app "Implementing spatial interactions with third-party accessories",
+    unmodified, step by step (the sample's ``NINearbyAccessorySample/BluetoothSupport/
+    BluetoothLECentral.swift`` and ``AccessoryDemoViewController.swift``; public copies:
+    oink-c/ and gyeongsu01/ImplementingSpatialInteractionsWithThirdPartyAccessories):
+
+    - ``retrievePeripheral()``: ``scanForPeripherals(withServices: [TransferService.serviceUUID])``,
+      the Nordic UART service and nothing else, duplicates allowed; iOS matches the UUID in the
+      advertising data or the scan response.
+    - ``centralManager(_:didDiscover:...)``: connects to the first peripheral found, no RSSI
+      check. iOS exchanges the ATT_MTU by itself right after connecting.
+    - ``centralManager(_:didConnect:)``: calls ``accessoryConnectedHandler`` (the view
+      controller's ``accessoryConnected`` enables the button that sends 0x0A), then
+      ``discoverServices([TransferService.serviceUUID])``; ``didDiscoverCharacteristicsFor``
+      calls ``setNotifyValue(true, ...)`` on RX (no notify property: iOS refuses it locally) and
+      on TX (the CCCD write).
+    - ``buttonAction``: writes 0x0A; ``writeData`` writes with response, cut to
+      ``maximumWriteValueLength``, to the last ``rxCharacteristic`` it found, which after a
+      reconnection is the previous connection's (never cleared): a user who taps at once writes
+      0x0A before the new connection subscribed.
+    - ``setupAccessory``: 0x01 -> ``NISession.run``; ``didGenerateShareableConfigurationData``
+      writes 0x0B; 0x02 disables the button.
+    - ``session(_:didRemove:reason:)`` with ``.timeout``: writes 0x0C then 0x0A (the retry).
+    - ``centralManager(_:didDisconnectPeripheral:error:)``: ``retrievePeripheral()`` at once
+      (scan again, connect to the first found), up to ``defaultIterations`` (5) connections.
+    """
+
+    def __init__(self, phone: Phone) -> None:
+        self.phone = phone
+        self.rx_handle: int | None = None
+        self.cycle = 0
+
+    async def connect(self, target: hci.Address) -> Peer:
+        phone = self.phone
+        peer = await phone.connect(target)  # didConnect; iOS exchanged the MTU
+        return peer
+
+    async def discover_and_subscribe(self, peer: Peer) -> None:
+        phone = self.phone
+        services_found = peer.get_services_by_uuid(UUID(services.NUS_SERVICE))
+        if not services_found:
+            raise RuntimeError('the Nordic UART service is not served')
+        service = services_found[0]
+        await service.discover_characteristics()
+        rx = service.get_characteristics_by_uuid(UUID(services.NUS_RX))[0]
+        tx = service.get_characteristics_by_uuid(UUID(services.NUS_TX))[0]
+        self.rx_handle = rx.handle
+        phone.report('PHONE-SERVICE name=nus')
+        await phone.subscribe(peer, tx)
+
+    async def write(self, peer: Peer, value: bytes) -> None:
+        # writeData: with response, to the remembered RX characteristic (its handle).
+        await peer.gatt_client.write_value(self.rx_handle, value, with_response=True)
+
+    async def range_once(self, peer: Peer, retry: bool) -> bool:
+        phone = self.phone
+        self.cycle += 1
+        session_id, mac = 0x5000 + 0x10 * self.cycle + phone.index, 0x1100 + phone.index
+        if retry:
+            # didRemove(.timeout): stop, then initialize, back to back.
+            await self.write(peer, bytes([0x0C]))
+            await self.write(peer, bytes([0x0A]))
+            if await phone.expect(0x03, 5) is not None:
+                phone.report('PHONE-STOPPED')
+        else:
+            await self.write(peer, bytes([0x0A]))  # buttonAction
+        acd = await phone.expect(0x01, 10)
+        if acd is None:
+            phone.report('PHONE-NO-ACD')
+            return False
+        phone.report(f'PHONE-ACD length={len(acd)} hex={acd.hex()} cycle={self.cycle}')
+        await self.write(peer, bytes([0x0B]) + shareable(session_id, mac))
+        if await phone.expect(0x02, 10) is None:
+            phone.report('PHONE-NO-START')
+            return False
+        phone.report(f'PHONE-STARTED session=0x{session_id:08X} mac=0x{mac:04X} cycle={self.cycle}')
+        await asyncio.sleep(phone.hold)  # ranging
+        phone.report(f'PHONE-CYCLE-DONE cycle={self.cycle}')
+        return True
+
+    async def run(self, target: hci.Address) -> None:
+        phone = self.phone
+        peer = await self.connect(target)
+        await self.discover_and_subscribe(peer)
+        if not await self.range_once(peer, retry=False):
+            return
+        if not await self.range_once(peer, retry=True):
+            return
+        # The link ends (the phone walks away, or the app's cleanup()); didDisconnectPeripheral
+        # scans again at once and connects to the first accessory found.
+        disconnected = asyncio.get_running_loop().create_future()
+        phone.connection.on('disconnection', lambda reason: disconnected.done() or disconnected.set_result(reason))
+        await phone.connection.disconnect()
+        await asyncio.wait_for(disconnected, 10)
+        phone.report('PHONE-RECONNECTING')
+        target = await phone.find(services.NUS_SERVICE, settle=0)
+        peer = await self.connect(target)
+        # The button is enabled on didConnect; the user taps before discovery finished: the
+        # write goes to the remembered RX characteristic, before the new link subscribed.
+        await self.write(peer, bytes([0x0A]))
+        phone.report('PHONE-EARLY-WRITE accepted')
+        await self.discover_and_subscribe(peer)
+        acd = await phone.expect(0x01, 10)
+        if acd is None:
+            phone.report('PHONE-NO-ACD after-early-write')
+            return
+        phone.report(f'PHONE-ACD length={len(acd)} hex={acd.hex()} after-early-write')
+        self.cycle += 1
+        session_id, mac = 0x5000 + 0x10 * self.cycle + phone.index, 0x1100 + phone.index
+        await self.write(peer, bytes([0x0B]) + shareable(session_id, mac))
+        if await phone.expect(0x02, 10) is None:
+            phone.report('PHONE-NO-START after-early-write')
+            return
+        phone.report(f'PHONE-STARTED session=0x{session_id:08X} mac=0x{mac:04X} cycle={self.cycle}')
+        await asyncio.sleep(phone.hold)
+        phone.report(f'PHONE-CYCLE-DONE cycle={self.cycle}')
 
 
 async def start_phones(link, count: int, scripts: list[str], *, service: str, hold: float, mtu: int, report) -> list[Phone]:
