@@ -221,7 +221,7 @@ struct AccessoryRoleEmulatedKitTests {
         defer { air.stop() }
         let accessory = try ChildProcess(PackagePaths.nearby, [
             "accessory", "--hci", air.hciSpec, "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--json", "--store", AccessoryRoleCommandTests.store(),
-            "--max-phones", "4",
+            "--max-phones", "4", "--log-level", "info",
         ])
         defer { accessory.terminate() }
         try await air.process.waitForOutput("PHONE-STARTED session=0x00005004", timeout: .seconds(120))
@@ -252,12 +252,12 @@ struct AccessoryRoleEmulatedKitTests {
 @Suite("nearby accessory with Apple's sample app", .serialized)
 struct AccessoryRoleAppleSampleTests {
     /// A configuration directory naming only what this machine lacks: the controller (Bumble's,
-    /// on TCP) and JSON output for the test to read.
+    /// on TCP), and JSON output and info logs for the test to read.
     static func home(hci: String) throws -> (config: String, state: String) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-apple-sample-\(UUID().uuidString)")
         let config = root.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: config.appendingPathComponent("nearby"), withIntermediateDirectories: true)
-        try "[transports]\nhci = \"\(hci)\"\n\n[output]\njson = true\n".write(
+        try "[transports]\nhci = \"\(hci)\"\n\n[output]\njson = true\nlog_level = \"info\"\n".write(
             to: config.appendingPathComponent("nearby/config.toml"), atomically: true, encoding: .utf8)
         return (config.path, root.appendingPathComponent("state").path)
     }

@@ -116,9 +116,10 @@ import NIProtocol
             transport: try UWBDeviceSpec(parsing: "tcp:127.0.0.1:\(server.port)").makeTransport(logger: sessionTestLogger),
             logger: sessionTestLogger)
         try await client.open()
-        // 10 ms rounds: 4 slots of 2000 RSTU (the round's extra slot included, 10 ms).
+        // Every 10 ms: 4 slots of 300 RSTU, a 1 ms round, so that the eight sessions' rounds fit
+        // the host kit's one radio together (specs/virtual-uwbs.md §3).
         var configuration = fastSessionConfiguration(maxAttempts: 8, lostAfter: 3)
-        configuration.planning = SessionPlanningOptions(slotsPerRound: 4, slotDurationRSTU: 2000, rangingIntervalMS: 10)
+        configuration.planning = SessionPlanningOptions(slotsPerRound: 4, slotDurationRSTU: 300, rangingIntervalMS: 10)
         let manager = NearbySessionManager(client: client, configuration: configuration, logger: sessionTestLogger)
         let recorder = EventRecorder(manager.events)
         let addresses = (0..<8).map { "F0:F1:F2:F3:F4:" + String(0xF5 + $0, radix: 16, uppercase: true) }

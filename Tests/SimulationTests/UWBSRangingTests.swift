@@ -195,7 +195,8 @@ import UCI
         let second = try await host.initSession(43)
         try await host.configure(second, Configs.session(controller: true, mac: 0x0001, peer: 0x0003, extra: [.aoaResultRequest(.azimuthOnly)]))
         try await host.start(second, firstActive: false)
-        try await world.advance(by: 0.2)
+        // One radio: the second session's first round waits for the first's (50 ms) to end.
+        try await world.advance(by: 0.3)
         let views = try infos(try await host.unread())
         #expect(views.count == 2)
         let none = try #require(views.first { $0.session == 0x0001_0001 }?.measurements.first)

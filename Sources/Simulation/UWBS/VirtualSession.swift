@@ -25,6 +25,8 @@ struct VirtualSession: Sendable {
     var nextRoundTime: Double?
     /// Controlee: a controller's round reached this session since the last check.
     var servedSinceCheck = false
+    /// When the session's last round ran (sessions due at once take turns: the least recent first).
+    var lastRoundTime = -Double.infinity
     /// Edge-triggered SESSION_INFO_NTF_CONFIG: whether the last round was inside the window.
     var lastTriggerInside = false
 

@@ -2,11 +2,11 @@ public import UCI
 
 extension VirtualUWBS {
     /// ACTIVE sessions whose next round (controller) or reception check (controlee) is due at
-    /// or before `time`, with that due time.
-    func dueRounds(upTo time: Double) -> [(token: UInt32, due: Double, isController: Bool)] {
+    /// or before `time`, with that due time and when the session's last round ran.
+    func dueRounds(upTo time: Double) -> [(token: UInt32, due: Double, isController: Bool, lastRound: Double)] {
         orderedSessions.compactMap { session in
             guard session.state == .active, let due = session.nextRoundTime, due <= time else { return nil }
-            return (session.token, due, session.isController)
+            return (session.token, due, session.isController, session.lastRoundTime)
         }
     }
 
@@ -29,6 +29,7 @@ extension VirtualUWBS {
         var reaction = VirtualUWBSReaction()
         guard sessions[token]?.state == .active else { return reaction }
         sessions[token]?.advanceSchedule(after: time)
+        sessions[token]?.lastRoundTime = time
         report(token, results: results, into: &reaction)
         return reaction
     }

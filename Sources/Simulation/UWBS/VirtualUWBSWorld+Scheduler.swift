@@ -59,18 +59,19 @@ extension VirtualUWBSWorld {
     }
 
     /// Runs every round due at or before `target`, earliest first; at equal times controllers
-    /// before controlees (so a controlee's reception check sees the round of that instant).
+    /// before controlees (so a controlee's reception check sees the round of that instant), and
+    /// among rounds due at once (several waiting for one radio) the least recently run first.
     func runDueRounds(upTo target: Double) {
         var guardCount = 0
         while guardCount < 1_000_000 {
             guardCount += 1
-            var best: (due: Double, rank: Int, id: VirtualUWBSDeviceID, token: UInt32)?
+            var best: (due: Double, rank: Int, lastRound: Double, id: VirtualUWBSDeviceID, token: UInt32)?
             for id in devices.keys.sorted() {
                 guard let device = devices[id] else { continue }
                 for round in device.uwbs.dueRounds(upTo: target) {
                     let rank = round.isController ? 0 : 1
-                    if let current = best, (current.due, current.rank) <= (round.due, rank) { continue }
-                    best = (round.due, rank, id, round.token)
+                    if let current = best, (current.due, current.rank, current.lastRound) <= (round.due, rank, round.lastRound) { continue }
+                    best = (round.due, rank, round.lastRound, id, round.token)
                 }
             }
             guard let best else { return }

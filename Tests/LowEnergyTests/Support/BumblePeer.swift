@@ -71,7 +71,11 @@ final class BumblePeer: Sendable {
 
     /// Waits until the peer printed a line containing `text`.
     func waitFor(_ text: String, timeout: Duration = .seconds(20)) async throws {
-        try await process.waitForOutput(text, timeout: timeout)
+        do {
+            try await process.waitForOutput(text, timeout: timeout)
+        } catch {
+            throw ChildProcessError("\(error)\nthe peer printed:\n\(process.stdout.suffix(4000))\n\(process.stderr.suffix(2000))")
+        }
     }
 
     func stop() {

@@ -143,11 +143,15 @@ class TestController(FailingEncryption, Controller):
         refuse_extended_connect: bool = False,
         no_connect_while_scanning: bool = False,
         fail_encryption: tuple[int, int] | None = None,
+        scan_responses: bool = False,
         report=print,
         **kwargs,
     ) -> None:
         super().__init__(name, **kwargs)
         self.fail_encryption = fail_encryption
+        # Report the advertiser's real scan response data even in stock mode (phones: iOS
+        # matches a service UUID in the scan response too).
+        self.scan_responses = scan_responses
         self.bt40 = bt40
         self.refuse_extended_connect = refuse_extended_connect
         self.no_connect_while_scanning = no_connect_while_scanning
@@ -493,15 +497,16 @@ class TestController(FailingEncryption, Controller):
         address = pdu.advertiser_address
         if not self.strict:
             # Stock behaviour (quirks 2 and 3), only the RSSI may be overridden.
+            response = self._advertiser_scan_response(address) if self.scan_responses else pdu.data
             if self.le_features & hci.LeFeatureMask.LE_EXTENDED_ADVERTISING:
                 self._send_extended_report(EXT_STOCK_CONNECTABLE, address, pdu.data)
-                self._send_extended_report(EXT_STOCK_SCAN_RESPONSE, address, pdu.data)
+                self._send_extended_report(EXT_STOCK_SCAN_RESPONSE, address, response)
             else:
                 self._send_legacy_report(
                     hci.HCI_LE_Advertising_Report_Event.EventType.ADV_IND, address, pdu.data
                 )
                 self._send_legacy_report(
-                    hci.HCI_LE_Advertising_Report_Event.EventType.SCAN_RSP, address, pdu.data
+                    hci.HCI_LE_Advertising_Report_Event.EventType.SCAN_RSP, address, response
                 )
             return
 

@@ -110,7 +110,8 @@ class Phone:
         self.mtu = mtu
         self.report = lambda line: report(f'{line} phone={index}')
         address = f'D0:00:00:00:00:{index:02X}'
-        self.controller = TestController(f'P{index}', link=link, strict=False, report=report)
+        # Phones see the accessory's scan response as iPhones do (iOS matches a service UUID there too).
+        self.controller = TestController(f'P{index}', link=link, strict=False, scan_responses=True, report=report)
         host = Host()
         host.controller = self.controller
         self.device = Device(config=DeviceConfiguration(name=f'phone{index}', address=hci.Address(address)), host=host)
@@ -130,7 +131,8 @@ class Phone:
                 except asyncio.TimeoutError:
                     pass
             await asyncio.sleep(self.start_delay)
-            target = await self.find()
+            # Apple's sample scans for Nordic UART whatever --phone-service says.
+            target = await self.find(services.NUS_SERVICE if self.script == 'apple-sample' else None)
             await self.script_main(target)
         except Exception as error:  # reported, the peer keeps running
             self.report(f'PHONE-ERROR error={type(error).__name__}: {error}')
