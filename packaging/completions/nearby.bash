@@ -390,9 +390,9 @@ _nearby_accessory() {
 
 _nearby_demo() {
     repeating_flags=()
-    non_repeating_flags=(--kit-stats --on-lost --on-found --json --verbose --version -h --help)
+    non_repeating_flags=(--hopping --kit-stats --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--scenario --accessories --role --speed --duration --seed --interval-ms --serve-kit --kit --record --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order --uci-log --uci-log-max-mb)
+    non_repeating_options=(--scenario --accessories --phones --role --speed --duration --seed --interval-ms --serve-kit --kit --record --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order --uci-log --uci-log-max-mb)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -401,6 +401,9 @@ _nearby_demo() {
         return
         ;;
     '--accessories')
+        return
+        ;;
+    '--phones')
         return
         ;;
     '--role')
