@@ -25,7 +25,8 @@ import Testing
 
     @Test func theExampleParses() throws {
         let config = try ConfigurationFile.parse(ConfigurationFile.example, source: "example")
-        #expect(config.accessory.name == "nearby" && config.accessory.services == ["qnis"] && config.accessory.mac == nil)
+        #expect(config.accessory.name == "nearby" && config.accessory.services == ["nus", "qnis"] && config.accessory.mac == nil)
+        #expect(config.accessory.maxPhones == 1)
     }
 
     @Test func mistakesAreReportedWithTheirKeysAndLines() {

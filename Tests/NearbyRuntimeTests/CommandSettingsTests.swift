@@ -1,3 +1,4 @@
+import LowEnergy
 import NIProtocol
 import NearbyConfig
 import NearbyRuntime
@@ -13,8 +14,14 @@ import UWBDevice
     func accessoryRoleSettings() {
         let defaults = AccessoryRoleSettings(file: AccessoryRoleFileSettings(), keyByteOrder: .vendorSwapped)
         #expect(defaults == AccessoryRoleSettings(keyByteOrder: .vendorSwapped))
-        #expect(defaults.name == "nearby" && defaults.services == [.qnis] && defaults.layout == .v1_1 && defaults.role == .responder)
-        #expect(defaults.address == nil && defaults.maximumPhones == 4 && defaults.advertisingIntervalMilliseconds == 100)
+        #expect(defaults.name == "nearby" && defaults.services == [.nus, .qnis] && defaults.layout == .v1_1 && defaults.role == .responder)
+        #expect(defaults.address == nil && defaults.maximumPhones == 1 && defaults.advertisingIntervalMilliseconds == 100)
+        // What Apple's sample app finds: Nordic UART in the advertising data, QNIS beside the name.
+        #expect(defaults.dataChannels == [.nordicUART, .qorvoNI])
+        #expect(defaults.advertising.advertisingData.serviceUUIDs == [DataChannelService.nordicUART.service])
+        #expect(defaults.advertising.scanResponseData.serviceUUIDs == [DataChannelService.qorvoNI.service])
+        #expect(defaults.advertising.maximumConnections == 1)
+        #expect(AccessoryRoleSettings(services: [.qnis, .qnis, .apple]).dataChannels == [.qorvoNI], "each served once")
         let file = AccessoryRoleFileSettings(
             name: "door", services: ["nus", "apple"], configVersion: "1.0", role: "initiator", mac: 0x0A0B, maxPhones: 2,
             advertisingIntervalMilliseconds: 152.5)

@@ -31,6 +31,16 @@ public struct PeripheralServices: Sendable, Hashable {
     }
 }
 
+extension PeripheralServices {
+    /// How this program's own host advertises them: the first data channel's service in the
+    /// advertising data, the name and the next service in the scan response when it fits
+    /// (``AdvertisingConfiguration/accessory(services:name:intervalMilliseconds:maximumConnections:)``).
+    public var advertising: AdvertisingConfiguration {
+        .accessory(services: dataChannels.map(\.service), name: name, intervalMilliseconds: advertisingIntervalMilliseconds,
+                   maximumConnections: maximumConnections)
+    }
+}
+
 /// A phone that connected to the accessory role: its data channel and who it is.
 public struct PeripheralLink: Sendable {
     /// The phone's data channel (its writes in, this host's notifications out).

@@ -49,11 +49,7 @@ public final class HostPeripheral: BLEPeripheral {
         await host.setGATTServer(server)
         let channels = try await DataChannelServer(
             server: server, host: host, services: services.dataChannels, pendingLifetime: services.pendingAnswerLifetime, logger: logger)
-        let advertiser = Advertiser(
-            host: host, configuration: .accessory(
-                services: services.dataChannels.map(\.service), name: services.name,
-                intervalMilliseconds: services.advertisingIntervalMilliseconds, maximumConnections: services.maximumConnections),
-            logger: logger)
+        let advertiser = Advertiser(host: host, configuration: services.advertising, logger: logger)
         let (links, continuation) = AsyncStream<PeripheralLink>.makeStream(bufferingPolicy: .unbounded)
         let task = Task {
             for await channel in channels.channels {

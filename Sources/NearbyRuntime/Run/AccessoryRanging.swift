@@ -81,6 +81,13 @@ public struct AccessoryRoleSettings: Sendable, Hashable {
         for channel in channels where !unique.contains(channel) { unique.append(channel) }
         return unique.isEmpty ? [.qorvoNI] : unique
     }
+
+    /// What this program's own host advertises for these settings (``LowEnergy/PeripheralServices/advertising``:
+    /// the first data channel in the advertising data, the next beside the name in the scan response).
+    public var advertising: AdvertisingConfiguration {
+        PeripheralServices(name: name, dataChannels: dataChannels, advertisingIntervalMilliseconds: advertisingIntervalMilliseconds,
+                           maximumConnections: maximumPhones).advertising
+    }
 }
 
 /// The accessory role live (`nearby accessory`): the kit, the Bluetooth backend as an
