@@ -40,11 +40,13 @@ extension VirtualUWBSWorld {
                 continue
             }
             // The peer's radio may hold another session's round (a controlee cannot move a
-            // round a remote controller times): it misses this one; both sides see it fail.
+            // round a remote controller times): it misses this one, and both sides report the
+            // round failed (the controlee at once: it knows it could not listen).
             if let busy = radioBusy(peer.id, excluding: peer.token, at: time) {
                 broadcaster.yield(.radioBusy(peer.id, sessionID: session.id, busyWith: busy.sessionID, deferred: false))
                 results.append(RoundResult(address: address))
                 rounds.append(timeoutRound(id, session.id, address, time))
+                served.append((peer.id, peer.token, RoundResult(address: ownAddress), timeoutRound(peer.id, session.id, ownAddress, time)))
                 continue
             }
             occupyRadio(peer.id, token: peer.token, from: time, for: duration)
