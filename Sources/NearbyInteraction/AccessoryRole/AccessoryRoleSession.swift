@@ -13,10 +13,11 @@ public import UWBDevice
 ///
 /// | Phone sends | The session |
 /// |---|---|
-/// | initialize 0x0A | stops a running session (as Qorvo's `niq_reinit()`), answers 0x01 + accessory configuration data (prebuilt: no work but the send) |
+/// | initialize 0x0A | checks the link carries the answer, then stops a running session (as Qorvo's `niq_reinit()`) and answers 0x01 + accessory configuration data (prebuilt: no work but the send); a link too small for it: stopped and 0x03, never silence |
 /// | initialize 0xA5 (Android) | the same, answering 0x01 + UwbDeviceConfigData |
 /// | configureAndStart 0x0B | parses the phone's configuration (in the dialect of its initialize), derives the controlee / responder session (``NIProtocol/AccessoryRoleProfile``), SESSION_INIT + SET_APP_CONFIG + START on the kit, answers 0x02 once the session is ACTIVE; 0x03 if the kit refuses |
 /// | stop 0x0C | SESSION_STOP + SESSION_DEINIT, answers 0x03 |
+/// | Qorvo's 0x20 / 0x21 | 0x20 + ``deviceParameters``; 0x21 kept and answered 0x22 (ok, bad length, bad version), as Qorvo's `ble_niq.c` |
 /// | anything else | logged and refused (undecodable bytes, unknown IDs, the accessory's own messages); nothing is sent |
 ///
 /// Invalid configuration data gets no 0x02 and an error naming the field; the link stays up.
