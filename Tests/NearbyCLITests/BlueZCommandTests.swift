@@ -161,8 +161,10 @@ struct BlueZCommandTests {
         try await accessory.waitForOutput("waiting for phones", timeout: .seconds(60))
         #expect(accessory.stderr.contains("as \(bluez.adapterAddress)"), "the adapter's address: \(accessory.stderr)")
         let registered = try #require(bluez.lines("BLUEZ-REGISTER-ADVERTISEMENT").first)
-        #expect(registered.contains("uuids=2E938FD0-6A61-11ED-A1EB-0242AC120002 name=door"), "\(registered)")
-        #expect(bluez.lines("BLUEZ-REGISTER-APPLICATION").first?.contains("2E938FD0-6A61-11ED-A1EB-0242AC120002") == true)
+        // The defaults (nus,qnis): Nordic UART advertised (what Apple's sample app scans for), both served.
+        #expect(registered.contains("uuids=6E400001-B5A3-F393-E0A9-E50E24DCCA9E name=door"), "\(registered)")
+        let application = bluez.lines("BLUEZ-REGISTER-APPLICATION").first ?? ""
+        #expect(application.contains("6E400001-B5A3-F393-E0A9-E50E24DCCA9E") && application.contains("2E938FD0-6A61-11ED-A1EB-0242AC120002"), "\(application)")
         let phone = try ChildProcess(PackagePaths.nearby, [
             "range", bluez.adapterAddress, "--hci", "tcp:127.0.0.1:\(phonePort)", "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--json",
             "--store", AccessoryRoleCommandTests.store(),
@@ -195,13 +197,15 @@ struct BlueZCommandTests {
     func accessoryPhones() async throws {
         let (server, uwbsPort) = try await AccessoryRoleCommandTests.uwbs()
         defer { server.terminate() }
-        let air = try await BumblePeerProcess(["--accessories", "0", "--phones", "2", "--phone-script", "ni-leave,ni", "--phone-hold", "1.5"])
+        // The phones look for Nordic UART: what BlueZ advertises with the defaults (one service fits).
+        let air = try await BumblePeerProcess(["--accessories", "0", "--phones", "2", "--phone-script", "ni-leave,ni", "--phone-hold", "1.5",
+                                               "--phone-service", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E"])
         defer { air.stop() }
         let bluez = try await BlueZMockProcess(hciPort: air.port)
         defer { bluez.stop() }
         let accessory = try ChildProcess(PackagePaths.nearby, [
             "accessory", "--hci", "bluez", "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--json", "--store", AccessoryRoleCommandTests.store(),
-            "--log-level", "info",
+            "--log-level", "info", "--max-phones", "4",
         ], environment: bluez.environment)
         defer { accessory.terminate() }
         try await air.process.waitForOutput("PHONE-STARTED", timeout: .seconds(90))
@@ -217,6 +221,35 @@ struct BlueZCommandTests {
         #expect(left < second, "\(lines)")
         #expect(bluez.lines("BLUEZ-REGISTER-ADVERTISEMENT").count >= 2 && bluez.lines("BLUEZ-UNREGISTER-ADVERTISEMENT").count >= 2)
         #expect(accessory.stderr.contains("serves 1 phone at a time (--max-phones 4)"), "\(accessory.stderr)")
+        accessory.signal(SIGINT)
+        #expect(try await accessory.waitForExit(timeout: .seconds(30)) == 0, "\(accessory.stderr)")
+    }
+
+    @Test("accessory --hci bluez with Apple's sample app (the apple-sample phone): found by Nordic UART, two cycles, a fast reconnect and a write before subscribing answered once it subscribes")
+    func accessoryAppleSample() async throws {
+        // --auto-peers: the virtual kit plays the phone's UWB side.
+        let (server, uwbsPort) = try await AccessoryRoleCommandTests.uwbs(["--auto-peers"])
+        defer { server.terminate() }
+        let air = try await BumblePeerProcess(["--accessories", "0", "--phones", "1", "--phone-script", "apple-sample", "--phone-hold", "1"])
+        defer { air.stop() }
+        let bluez = try await BlueZMockProcess(hciPort: air.port)
+        defer { bluez.stop() }
+        let accessory = try ChildProcess(PackagePaths.nearby, [
+            "accessory", "--hci", "bluez", "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--json", "--store", AccessoryRoleCommandTests.store(),
+            "--log-level", "info",
+        ], environment: bluez.environment)
+        defer { accessory.terminate() }
+        try await air.process.waitForOutput("PHONE-CYCLE-DONE cycle=3", timeout: .seconds(240))
+        let seen = air.lines("PHONE-SEEN")
+        #expect(seen.count == 2 && seen.allSatisfy { $0.contains("service=6E400001-B5A3-F393-E0A9-E50E24DCCA9E") }, "\(seen)")
+        #expect(air.lines("PHONE-STOPPED").count == 1, "the timeout retry: 0x0C answered 0x03, then a fresh 0x01")
+        #expect(air.lines("PHONE-RECONNECTING").count == 1 && air.lines("PHONE-EARLY-WRITE accepted").count == 1)
+        #expect(air.lines("PHONE-ACD length=38").contains { $0.contains("after-early-write") }, "\(air.process.stdout)")
+        #expect(air.lines("PHONE-STARTED").count == 3 && air.lines("PHONE-NO-").isEmpty && air.lines("PHONE-ERROR").isEmpty,
+                "\(air.process.stdout)")
+        #expect(accessory.stderr.contains("before subscribing to TX: the answer waits for its subscription"), "\(accessory.stderr)")
+        let phoneID = try #require(AccessoryRoleCommandTests.jsonObjects(accessory.stdout).first { $0["event"] as? String == "update" }?["accessory"] as? String)
+        _ = try await AccessoryRoleCommandTests.waitForUpdates(accessory, of: phoneID, count: 3)
         accessory.signal(SIGINT)
         #expect(try await accessory.waitForExit(timeout: .seconds(30)) == 0, "\(accessory.stderr)")
     }

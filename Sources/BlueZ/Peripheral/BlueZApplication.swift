@@ -45,6 +45,8 @@ final class BlueZApplication: Sendable {
     private let services: [Service]
     private let characteristics: [Characteristic]
     private let configuration: PeripheralServices
+    /// How long an answer to a phone that has not subscribed yet waits (``PeripheralServices/pendingAnswerLifetime``).
+    var pendingAnswerLifetime: Duration { configuration.pendingAnswerLifetime }
     private let bluez: BlueZConnection
     private let logger: Logger
     private let route: @Sendable (String?) -> BlueZServerChannel?
@@ -192,18 +194,15 @@ final class BlueZApplication: Sendable {
                 return call.fail("org.bluez.Error.NotPermitted", "no phone")
             }
             if channel.received(value, mtu: mtu) {
-                call.reply()
-            } else {
-                logger.warning("\(channel.peerAddress) wrote \(value.count) bytes to \(service.name) RX before subscribing to TX: refused")
-                // BlueZ 5.76+ answers 0xFD (CCCD Improperly Configured); 5.66 maps it to Unlikely Error (0x0E).
-                call.fail("org.bluez.Error.ImproperlyConfigured", "subscribe to TX first")
+                logger.info("\(channel.peerAddress) wrote \(value.count) bytes to \(service.name) RX before subscribing to TX: the answer waits for its subscription")
             }
+            call.reply()
         case ("AcquireNotify", .tx):
             acquireNotify(call, device: device, mtu: mtu)
         case ("StartNotify", .tx):
             startNotified.withLock { _ = $0.insert(characteristic.path) }
-            route(device)?.subscribed(true, mtu: mtu)
             call.reply()
+            route(device)?.subscribed(true, mtu: mtu)
         case ("StopNotify", .tx):
             startNotified.withLock { _ = $0.remove(characteristic.path) }
             route(device)?.subscribed(false, mtu: nil)

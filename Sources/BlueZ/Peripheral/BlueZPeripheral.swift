@@ -152,7 +152,8 @@ public final class BlueZPeripheral: BLEPeripheral {
         guard let address = properties["Address"]?.string.flatMap(BluetoothAddress.init) else { return }
         let made: BlueZServerChannel? = state.withLock { state in
             guard state.channels[path] == nil, !state.stopped else { return nil }
-            let channel = BlueZServerChannel(peerAddress: address, devicePath: path, application: application, bluez: bluez)
+            let channel = BlueZServerChannel(peerAddress: address, devicePath: path, application: application, bluez: bluez,
+                                             pendingLifetime: application.pendingAnswerLifetime)
             state.channels[path] = channel
             return channel
         }

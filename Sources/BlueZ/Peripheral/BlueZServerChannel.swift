@@ -5,6 +5,10 @@ import Synchronization
 /// to RX arrive as `WriteValue` calls on this program's characteristic (with the phone's device
 /// object and the MTU in the options), this host's messages go out through the socket BlueZ
 /// got from `AcquireNotify` (or as `Value` changes after `StartNotify`). The phone owns the link.
+///
+/// As on this program's own host (``LowEnergy/GATTServerDataChannel``): a write before the phone
+/// subscribes to TX is delivered, and what is sent before the subscription waits for it (the
+/// latest message only, for ``pendingLifetime``), then goes out as the first notification.
 public final class BlueZServerChannel: DataChannel {
     /// The phone's address (BlueZ's `Device1.Address`: its identity address once bonded).
     public let peerAddress: BluetoothAddress
@@ -18,18 +22,26 @@ public final class BlueZServerChannel: DataChannel {
     private let eventContinuation: AsyncStream<DataChannelEvent>.Continuation
     private let application: BlueZApplication
     private let bluez: BlueZConnection
+    /// How long a message sent before the phone subscribed waits for the subscription.
+    public let pendingLifetime: Duration
 
     struct State {
         var mtu = 23
         var subscribed = false
         var closed = false
         var ended = false
-        var refusedWrites = 0
+        var earlyWrites = 0
+        /// The latest message sent before the subscription, and until when it may go out.
+        var pending: (message: [UInt8], expires: ContinuousClock.Instant)?
+        var replaced = 0
+        var expired = 0
     }
 
     let state = Mutex(State())
 
-    init(peerAddress: BluetoothAddress, devicePath: String, application: BlueZApplication, bluez: BlueZConnection) {
+    init(peerAddress: BluetoothAddress, devicePath: String, application: BlueZApplication, bluez: BlueZConnection,
+         pendingLifetime: Duration = .seconds(3)) {
+        self.pendingLifetime = pendingLifetime
         self.peerAddress = peerAddress
         self.devicePath = devicePath
         self.application = application
@@ -44,19 +56,39 @@ public final class BlueZServerChannel: DataChannel {
     /// `false` once the phone disconnected or the channel was closed.
     public var isConnected: Bool { state.withLock { !$0.ended && !$0.closed } }
 
-    /// Writes refused because the phone had not subscribed to TX.
-    public var refusedWrites: Int { state.withLock { $0.refusedWrites } }
+    /// Writes that came before the phone subscribed to TX (delivered all the same).
+    public var earlyWrites: Int { state.withLock { $0.earlyWrites } }
 
-    /// Notifies one message.
-    /// - Throws: ``LowEnergy/BluetoothError/notReady(detail:)`` before the phone subscribed or
-    ///   after ``close()``, ``LowEnergy/BluetoothError/messageTooLong(length:maximum:)``,
+    /// `true` while a message sent before the subscription waits for it.
+    public var hasPendingMessage: Bool { state.withLock { $0.pending != nil } }
+
+    /// Messages sent before the subscription that a newer one replaced.
+    public var replacedMessages: Int { state.withLock { $0.replaced } }
+
+    /// Messages sent before the subscription that expired before it came.
+    public var expiredMessages: Int { state.withLock { $0.expired } }
+
+    /// Notifies one message; before the phone subscribed, the message waits for the
+    /// subscription (replacing one that waits), for ``pendingLifetime``.
+    /// - Throws: ``LowEnergy/BluetoothError/notReady(detail:)`` after ``close()``,
+    ///   ``LowEnergy/BluetoothError/messageTooLong(length:maximum:)`` (never held),
     ///   ``LowEnergy/BluetoothError/disconnected(reason:)``.
     public func send(_ message: [UInt8]) async throws(BluetoothError) {
-        let (subscribed, closed, ended, mtu) = state.withLock { ($0.subscribed, $0.closed, $0.ended, $0.mtu) }
+        let now = ContinuousClock.now
+        let lifetime = pendingLifetime
+        let (subscribed, closed, ended, mtu, held) = state.withLock { state -> (Bool, Bool, Bool, Int, Bool) in
+            let hold = !state.subscribed && !state.closed && !state.ended && message.count <= state.mtu - 3
+            if hold {
+                if state.pending != nil { state.replaced += 1 }
+                state.pending = (message, now.advanced(by: lifetime))
+            }
+            return (state.subscribed, state.closed, state.ended, state.mtu, hold)
+        }
+        if held { return }
         if closed { throw .notReady(detail: "the data channel to \(peerAddress) is closed") }
         if ended { throw .disconnected(reason: .unspecifiedError) }
-        guard subscribed else { throw .notReady(detail: "\(peerAddress) has not subscribed to the data channel's TX characteristic") }
         guard message.count <= mtu - 3 else { throw .messageTooLong(length: message.count, maximum: mtu - 3) }
+        guard subscribed else { return }
         try await application.notify(message)
     }
 
@@ -66,42 +98,60 @@ public final class BlueZServerChannel: DataChannel {
         throw .notReady(detail: "\(peerAddress) disconnected; a phone reconnects by itself (the host advertises again)")
     }
 
-    /// Disconnects the phone and finishes both streams.
+    /// Disconnects the phone (unless its link already ended: the device object may carry the
+    /// phone's next connection by then) and finishes both streams.
     public func close() async {
-        let first = state.withLock { state -> Bool in
+        let (first, ended) = state.withLock { state -> (Bool, Bool) in
             defer { state.closed = true }
-            return !state.closed
+            return (!state.closed, state.ended)
         }
         guard first else { return }
-        _ = try? await bluez.rawCall(devicePath, BlueZName.device, "Disconnect", timeout: .seconds(10))
+        if !ended {
+            _ = try? await bluez.rawCall(devicePath, BlueZName.device, "Disconnect", timeout: .seconds(10))
+        }
         messageContinuation.finish()
         eventContinuation.finish()
     }
 
     // MARK: From the application
 
-    /// A write to RX; `false` (refused) before the phone subscribed to TX.
+    /// A write to RX: delivered (before a subscription too). Returns `true` when it came
+    /// before the phone subscribed to TX.
     func received(_ value: [UInt8], mtu: Int?) -> Bool {
-        let subscribed = state.withLock { state -> Bool in
+        let early = state.withLock { state -> Bool in
             if let mtu, mtu >= 23 { state.mtu = mtu }
-            if !state.subscribed { state.refusedWrites += 1 }
-            return state.subscribed
+            if !state.subscribed { state.earlyWrites += 1 }
+            return !state.subscribed
         }
-        guard subscribed else { return false }
         messageContinuation.yield(value)
-        return true
+        return early
     }
 
-    func subscribed(_ on: Bool, mtu: Int?) {
-        state.withLock { state in
+    /// The phone subscribed (or unsubscribed); a message that waited goes out now, unless it
+    /// expired. Returns `true` when one goes out, `false` when one expired.
+    @discardableResult
+    func subscribed(_ on: Bool, mtu: Int?) -> Bool? {
+        let now = ContinuousClock.now
+        let pending = state.withLock { state -> (message: [UInt8], expires: ContinuousClock.Instant)? in
             state.subscribed = on
             if let mtu, mtu >= 23 { state.mtu = mtu }
+            guard on, let pending = state.pending else { return nil }
+            state.pending = nil
+            if now > pending.expires { state.expired += 1 }
+            return pending
         }
+        guard let pending else { return nil }
+        guard now <= pending.expires else { return false }
+        // After this call returns: AcquireNotify's reply hands BlueZ its end of the socket first
+        // (what is written before waits in the socket pair).
+        let application = application
+        Task { try? await application.notify(pending.message) }
+        return true
     }
 
     func linkEnded(reason: HCIStatus) {
         let first = state.withLock { state -> Bool in
-            defer { state.ended = true; state.subscribed = false }
+            defer { state.ended = true; state.subscribed = false; state.pending = nil }
             return !state.ended
         }
         guard first else { return }
