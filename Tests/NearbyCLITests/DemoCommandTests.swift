@@ -111,4 +111,28 @@ import Testing
         let zone = try await demo(["--on-enter", "kitchen", "--", "/bin/true"])
         #expect(zone.status == 64 && zone.stderr.contains("kitchen"), "\(zone.stderr)")
     }
+
+    /// Each `radio: phone-N: R rounds, F failed (P %), B to the busy radio` line: (N, R, F, B).
+    func radioShares(_ stderr: String) -> [(phone: Int, rounds: Int, failed: Int, busy: Int)] {
+        stderr.split(separator: "\n").compactMap { line -> (Int, Int, Int, Int)? in
+            guard let match = line.firstMatch(of: /radio: phone-(\d+): (\d+) rounds, (\d+) failed \([0-9.]+ %\), (\d+) to the busy radio/) else {
+                return nil
+            }
+            return (Int(match.1)!, Int(match.2)!, Int(match.3)!, Int(match.4)!)
+        }
+    }
+
+    @Test("demo --role accessory --phones N reports each phone's failed-round share on the kit's one radio: none lost to the radio with one phone, some with two hopping phones")
+    func accessoryRoleRadioShares() async throws {
+        let one = try await demo(["--role", "accessory", "--phones", "1", "--duration", "20", "--speed", "4"])
+        #expect(one.status == 0, "\(one.stderr)")
+        let single = radioShares(one.stderr)
+        #expect(single.count == 1 && single[0].rounds > 50 && single[0].busy == 0, "\(one.stderr)")
+        let two = try await demo(["--role", "accessory", "--phones", "2", "--duration", "20", "--speed", "4", "--hopping"])
+        #expect(two.status == 0, "\(two.stderr)")
+        let shares = radioShares(two.stderr)
+        #expect(shares.map(\.phone) == [1, 2], "\(two.stderr)")
+        // Hopping places each round anew: the two phones' rounds meet now and then, on both.
+        #expect(shares.allSatisfy { $0.rounds > 50 && $0.busy > 0 && $0.failed >= $0.busy && $0.busy < $0.rounds / 2 }, "\(two.stderr)")
+    }
 }
