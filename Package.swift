@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Ranging", targets: ["Ranging"]),
         .library(name: "UCI", targets: ["UCI"]),
         .library(name: "NIProtocol", targets: ["NIProtocol"]),
+        .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "UWBDevice", targets: ["UWBDevice"]),
         .library(name: "LowEnergy", targets: ["LowEnergy"]),
         .library(name: "BlueZ", targets: ["BlueZ"]),
@@ -67,6 +68,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(name: "UCI", dependencies: ["Ranging", "NearbyBase"], swiftSettings: swiftSettings),
         .target(name: "NIProtocol", dependencies: ["UCI", "NearbyBase"], swiftSettings: swiftSettings),
+        // The house: floor plans, multi-host fusion into a position and a room, host survey (specs/house.md).
+        .target(
+            name: "Positioning", dependencies: ["NearbyBase", .product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings),
 
         // Shared helpers for the I/O modules (files, locks, broadcasting, timeouts).
         .target(name: "NearbySupport", dependencies: ["NearbyBase"], swiftSettings: swiftSettings),
@@ -125,7 +130,7 @@ let package = Package(
         .target(
             name: "NearbyConfig",
             dependencies: [
-                "Ranging", "Hooks", "NearbySupport", "MQTT",
+                "Ranging", "Hooks", "NearbySupport", "MQTT", "Positioning",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: swiftSettings),
@@ -135,7 +140,7 @@ let package = Package(
             name: "NearbyRuntime",
             dependencies: [
                 "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "BlueZ", "Accessories", "NearbyInteraction",
-                "Simulation", "Hooks", "NearbyConfig", "NearbyBase", "NearbySupport", logging,
+                "Simulation", "Hooks", "NearbyConfig", "NearbyBase", "NearbySupport", "Positioning", logging,
             ],
             swiftSettings: swiftSettings),
 
@@ -155,7 +160,7 @@ let package = Package(
         // Ranging on an MQTT broker: the publisher (a RunOutput), Home Assistant discovery, the house view.
         .target(
             name: "NearbyMQTT",
-            dependencies: ["MQTT", "NearbyRuntime", "NearbyConfig", "NearbyInteraction", "NIProtocol", "Ranging", "NearbyBase", "NearbySupport", logging],
+            dependencies: ["MQTT", "NearbyRuntime", "NearbyConfig", "NearbyInteraction", "NIProtocol", "Ranging", "Positioning", "NearbyBase", "NearbySupport", logging],
             swiftSettings: swiftSettings),
 
         // Terminal front-ends for the commands and programs: the live range screen, the replay's
@@ -174,18 +179,20 @@ let package = Package(
             name: "nearby",
             dependencies: [
                 "Ranging", "UCI", "NIProtocol", "UWBDevice", "LowEnergy", "BlueZ", "Accessories", "NearbyInteraction",
-                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyWeb", "NearbyBase", "NearbySupport", "MQTT", "NearbyMQTT", "NearbyTerminal", logging,
+                "Simulation", "Hooks", "NearbyConfig", "NearbyRuntime", "NearbyWeb", "NearbyBase", "NearbySupport", "MQTT", "NearbyMQTT", "NearbyTerminal", "Positioning", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             swiftSettings: swiftSettings),
 
         // Helpers for tests: package paths, child processes (peers), free ports.
-        .target(name: "NearbyTestSupport", dependencies: ["MQTT"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "NearbyTestSupport", dependencies: ["MQTT", "Positioning"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
 
         // Tests (Swift Testing).
         .testTarget(name: "NearbyBaseTests", dependencies: ["NearbyTestSupport", "NearbyBase"], swiftSettings: swiftSettings),
         .testTarget(name: "RangingTests", dependencies: ["NearbyTestSupport", "Ranging"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PositioningTests", dependencies: ["NearbyTestSupport", "Positioning", "Simulation", "Ranging"], swiftSettings: swiftSettings),
         .testTarget(name: "UCITests", dependencies: ["NearbyTestSupport", "UCI", "Ranging"], swiftSettings: swiftSettings),
         .testTarget(name: "NIProtocolTests", dependencies: ["NearbyTestSupport", "NIProtocol", "UCI"], swiftSettings: swiftSettings),
         .testTarget(name: "NearbySupportTests", dependencies: ["NearbySupport"], swiftSettings: swiftSettings),
@@ -217,10 +224,13 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["NearbyTestSupport", "MQTT"], swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyMQTTTests",
-            dependencies: ["NearbyTestSupport", "NearbyMQTT", "MQTT", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging", "NearbyBase"],
+            dependencies: [
+                "NearbyTestSupport", "NearbyMQTT", "MQTT", "NearbyRuntime", "NearbyConfig", "NIProtocol", "Ranging", "NearbyBase", "Positioning",
+                "Simulation",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "NearbyConfigTests", dependencies: ["NearbyTestSupport", "NearbyConfig", "Hooks", "Ranging"],
+            name: "NearbyConfigTests", dependencies: ["NearbyTestSupport", "NearbyConfig", "Hooks", "Ranging", "Positioning"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyRuntimeTests",
@@ -245,7 +255,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // Runs the built `nearby` executable end to end (bench, uci decode, uwb through umockdev, ...).
         .testTarget(
-            name: "NearbyCLITests", dependencies: ["NearbyTestSupport", "nearby", "NearbySupport", "MQTT"], swiftSettings: swiftSettings),
+            name: "NearbyCLITests", dependencies: ["NearbyTestSupport", "nearby", "NearbySupport", "MQTT", "Positioning"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

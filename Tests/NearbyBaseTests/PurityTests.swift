@@ -22,6 +22,7 @@ struct PurityTests {
         Rule(module: "Ranging", imports: ["NearbyBase", "RealModule"], noLibm: false, minimumFiles: 20),
         Rule(module: "UCI", imports: ["Ranging", "NearbyBase"], noLibm: true, minimumFiles: 20),
         Rule(module: "NIProtocol", imports: ["UCI", "NearbyBase"], noLibm: true, minimumFiles: 15),
+        Rule(module: "Positioning", imports: ["NearbyBase", "RealModule"], noLibm: false, minimumFiles: 10),
     ]
 
     @Test("imports only the modules below it, no Foundation / C modules / actors", arguments: rules)
