@@ -40,6 +40,12 @@ public struct MQTTSettings: Sendable, Hashable {
     public var queueLimit: Int?
     /// The longest reconnect delay, seconds (`reconnect_max`; default 30).
     public var reconnectMaximum: Double?
+    /// Seconds after which an unchanged state is published again (`heartbeat`; default 60;
+    /// 0 never); Home Assistant's sensors expire after three heartbeats.
+    public var heartbeat: Double?
+    /// Most measured samples per accessory per second on the `range` topic (`range_rate`;
+    /// default 10; 0 none): what the house's fusion uses.
+    public var rangeRate: Double?
 
     /// Settings with nothing set.
     public init() {}
@@ -64,6 +70,8 @@ public struct MQTTSettings: Sendable, Hashable {
         result.keyFile = flags.keyFile ?? keyFile
         result.queueLimit = flags.queueLimit ?? queueLimit
         result.reconnectMaximum = flags.reconnectMaximum ?? reconnectMaximum
+        result.heartbeat = flags.heartbeat ?? heartbeat
+        result.rangeRate = flags.rangeRate ?? rangeRate
         return result
     }
 

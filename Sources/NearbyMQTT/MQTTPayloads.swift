@@ -12,8 +12,9 @@ public enum MQTTPayloads {
     /// `host`, `accessory`, `name`, `time`, `t_s`, `session`, `tracking`, `zone` (`null` when in
     /// no zone), `near` (in the innermost zone), `distance_m`, `raw_distance_m`, `velocity_mps`,
     /// `azimuth_deg`, `elevation_deg`, `confidence`, `figure_of_merit`, `nlos`, `update_rate_hz`, `updates`,
-    /// `zone_changes`, `retries`.
-    public static func state(_ status: AccessoryStatus, host: String, time: Double, context: RunContext) -> JSONObject {
+    /// `zone_changes`, `retries`, `last_seen` (wall-clock time of the last measured sample,
+    /// kept after `lost`; `null` before the first).
+    public static func state(_ status: AccessoryStatus, host: String, time: Double, lastSeen: Double? = nil, context: RunContext) -> JSONObject {
         let innermost = context.zones.zones.first?.name
         return JSONObject([
             ("host", .string(host)), ("accessory", .string(status.identity.id)), ("name", .string(status.identity.displayName)),
@@ -27,6 +28,7 @@ public enum MQTTPayloads {
             ("nlos", .bool(status.isNonLineOfSight)),
             ("update_rate_hz", .number(status.updateRate, decimals: 1)), ("updates", .integer(status.updates)),
             ("zone_changes", .integer(status.zoneChanges)), ("retries", .integer(status.retries)),
+            ("last_seen", .number(lastSeen.map(context.wallClock), decimals: 3)),
         ])
     }
 
@@ -49,6 +51,17 @@ public enum MQTTPayloads {
         guard var object = RunJSON.objects(for: event, context: context).last else { return nil }
         object.merge([("type", .string(event.kindName)), ("host", .string(host)), ("time", .number(context.wallClock(event.time), decimals: 3))])
         return object
+    }
+
+    /// The `range` payload of one measured sample: `time` (wall clock of the sample),
+    /// `distance_m`, `azimuth_deg`, `figure_of_merit`, `nlos` as the kit reported them
+    /// (unsmoothed; `null` when absent).
+    public static func range(_ sample: RangeSample, context: RunContext) -> JSONObject {
+        JSONObject([
+            ("time", .number(context.wallClock(sample.timestamp), decimals: 3)), ("distance_m", .number(sample.usableDistance, decimals: 3)),
+            ("azimuth_deg", .number(sample.usableAzimuth, decimals: 1)), ("figure_of_merit", .integer(sample.figureOfMerit)),
+            ("nlos", .bool(sample.isNonLineOfSight)),
+        ])
     }
 
     /// The `distance` payload: metres with 3 decimals (`1.234`).

@@ -21,6 +21,20 @@ public struct MQTTPublisherOptions: Sendable, Hashable {
     public var softwareVersion = "0.1.0"
     /// How long the end of a run waits for queued zone events to be acknowledged.
     public var stopTimeout: Duration = .seconds(3)
+    /// Seconds after which a state that did not change is published again (a still
+    /// accessory), so Home Assistant's `expire_after` (three heartbeats) and the house's
+    /// fusion know the host still hears it; 0: never.
+    public var heartbeat = 60.0
+    /// The host device's `suggested_area` in Home Assistant (its room in the house).
+    public var suggestedArea: String?
+    /// The host device's `configuration_url` (its `--web` view).
+    public var configurationURL: String?
+    /// Most measured samples published per accessory per second on the `range` topic (raw:
+    /// what `nearby watch --house` fuses); 0: none.
+    public var rangeRate = 10.0
+    /// Largest random delay before re-announcing after Home Assistant's birth message, seconds
+    /// (Home Assistant asks for one, so that every device does not answer at once).
+    public var reannounceJitter = 1.0
 
     /// The defaults: discovery on, 2 Hz, 0.1 m.
     public init() {}
@@ -57,14 +71,25 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
     private enum Work: Sendable {
         case message(MQTTMessage)
         case announce(AccessoryIdentity)
-        case state(AccessoryStatus, time: Double)
+        case state(AccessoryStatus, time: Double, lastSeen: Double?)
+        case range(AccessoryIdentity, RangeSample)
         case event(RangingEvent, AccessoryIdentity, distance: Double?)
         case sessionEvent(NearbySessionEvent)
+        /// Home Assistant came online: every config and state again.
+        case reannounce
+        /// A legacy single-component config was found on this topic.
+        case migrate(String)
     }
 
     private struct Tracker {
         var throttle: DistanceThrottle
         var tracking: TrackingState?
+        /// Event time of the last state published.
+        var lastPublished: Double?
+        /// Event time of the last measured sample.
+        var lastSeen: Double?
+        /// Event time of the last sample published on `range`.
+        var lastRange: Double?
     }
 
     private let discovery: HomeAssistantDiscovery
@@ -93,25 +118,32 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
         self.logger = logger
         self.notes = notes
         self.hint = hint
-        discovery = HomeAssistantDiscovery(prefix: options.discoveryPrefix, topics: topics, softwareVersion: options.softwareVersion)
+        discovery = HomeAssistantDiscovery(
+            prefix: options.discoveryPrefix, topics: topics, softwareVersion: options.softwareVersion, suggestedArea: options.suggestedArea,
+            configurationURL: options.configurationURL, expireAfter: options.heartbeat > 0 ? Int((options.heartbeat * 3).rounded(.up)) : 0)
     }
 
     // MARK: RunOutput (the run's thread, one call at a time)
 
     public func runStarted(_ context: RunContext) {
         self.context = context
-        watcher = Self.watch(client: client, topics: topics, notes: notes, hint: hint)
+        if options.discovery {
+            client.subscribe(discovery.birthTopic)
+            for filter in discovery.legacyFilters { client.subscribe(filter) }
+        }
+        watcher = Self.watch(client: client, topics: topics, discovery: options.discovery ? discovery : nil, mailbox: mailbox, jitter: options.reannounceJitter, notes: notes, hint: hint)
         client.start()
         drainer = Task { [mailbox, client, topics, discovery, options] in
             let zoneNames = context.zones.zones.map(\.name)
+            var memory = Memory()
             for await work in mailbox {
-                Self.publish(work, client: client, topics: topics, discovery: discovery, options: options, zoneNames: zoneNames, context: context)
+                Self.publish(work, client: client, topics: topics, discovery: discovery, options: options, zoneNames: zoneNames, context: context, memory: &memory)
             }
         }
         if options.discovery { mailbox.post(.message(discovery.hostConfig())) }
         for identity in context.accessories {
             _ = tracker(identity)
-            mailbox.post(.state(AccessoryStatus(identity: identity), time: context.start))
+            mailbox.post(.state(AccessoryStatus(identity: identity), time: context.start, lastSeen: nil))
         }
     }
 
@@ -122,18 +154,21 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
         case .update(let update):
             for ranging in update.events { mailbox.post(.event(ranging, identity, distance: update.distance)) }
             let fallback = Tracker(throttle: DistanceThrottle(rate: options.distanceRate, step: options.distanceStep))
-            guard let significant = Self.shouldPublish(update, status: status, at: event.time, tracker: &trackers[identity.id, default: fallback]) else { return }
-            mailbox.post(.state(status, time: event.time), droppable: !significant)
+            let (state, range) = Self.decide(update, status: status, at: event.time, options: options, tracker: &trackers[identity.id, default: fallback])
+            if range { mailbox.post(.range(identity, update.sample), droppable: true) }
+            guard let (significant, lastSeen) = state else { return }
+            mailbox.post(.state(status, time: event.time, lastSeen: lastSeen), droppable: !significant)
         case .ranging(let ranging):
             mailbox.post(.event(ranging, identity, distance: nil))
             if case .lost = ranging { trackers[identity.id]?.throttle.reset() }
             trackers[identity.id]?.tracking = status.tracking
-            mailbox.post(.state(status, time: event.time))
+            trackers[identity.id]?.lastPublished = event.time
+            mailbox.post(.state(status, time: event.time, lastSeen: trackers[identity.id]?.lastSeen))
         case .retry:
             mailbox.post(.sessionEvent(event))
-            mailbox.post(.state(status, time: event.time))
+            mailbox.post(.state(status, time: event.time, lastSeen: trackers[identity.id]?.lastSeen))
         case .state:
-            mailbox.post(.state(status, time: event.time))
+            mailbox.post(.state(status, time: event.time, lastSeen: trackers[identity.id]?.lastSeen))
         default:
             break
         }
@@ -141,7 +176,7 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
 
     public func runFinished(_ summary: RunSummary) async {
         let end = context.start + summary.duration
-        for status in summary.accessories { mailbox.post(.state(status, time: status.lastUpdate ?? end)) }
+        for status in summary.accessories { mailbox.post(.state(status, time: status.lastUpdate ?? end, lastSeen: trackers[status.identity.id]?.lastSeen)) }
         mailbox.finish()
         await drainer?.value
         await client.stop(timeout: options.stopTimeout)
@@ -161,18 +196,33 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
 
     // MARK: Internals
 
-    /// Whether an update's state is published: `nil` no, `false` yes (a droppable rate-limited
-    /// one), `true` yes (it carries events or a tracking change). One dictionary access.
-    private static func shouldPublish(_ update: RangingUpdate, status: AccessoryStatus, at time: Double, tracker: inout Tracker) -> Bool? {
+    /// Whether an update's state is published (`nil` no; `false` yes, a droppable rate-limited
+    /// one or a heartbeat; `true` yes, it carries events or a tracking change; with the time of
+    /// the last measured sample), and whether its sample goes on the `range` topic. One
+    /// dictionary access.
+    private static func decide(
+        _ update: RangingUpdate, status: AccessoryStatus, at time: Double, options: MQTTPublisherOptions, tracker: inout Tracker
+    ) -> (state: (Bool, Double?)?, range: Bool) {
+        var range = false
+        if update.sample.usableDistance != nil {
+            tracker.lastSeen = time
+            if options.rangeRate > 0, time - (tracker.lastRange ?? -Double.infinity) >= 1 / options.rangeRate {
+                tracker.lastRange = time
+                range = true
+            }
+        }
+        let heartbeat = options.heartbeat
         var significant = !update.events.isEmpty || tracker.tracking != status.tracking
         for case .lost in update.events {
             tracker.throttle.reset()
             significant = true
         }
-        guard significant || tracker.throttle.shouldPublish(status.distance, at: time) else { return nil }
+        let due = heartbeat > 0 && time - (tracker.lastPublished ?? -Double.infinity) >= heartbeat
+        guard significant || due || tracker.throttle.shouldPublish(status.distance, at: time) else { return (nil, range) }
         tracker.throttle.published(status.distance, at: time)
         tracker.tracking = status.tracking
-        return significant
+        tracker.lastPublished = time
+        return ((significant, tracker.lastSeen), range)
     }
 
     private func tracker(_ identity: AccessoryIdentity) -> Tracker {
@@ -183,19 +233,48 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
         return tracker
     }
 
+    /// What the publishing task remembers: the accessories announced and their last states
+    /// (re-published after Home Assistant's birth message).
+    private struct Memory {
+        var announced: [AccessoryIdentity] = []
+        var states: [String: MQTTMessage] = [:]
+        var migrated: Set<String> = []
+    }
+
     private static func publish(
         _ work: Work, client: MQTTClient, topics: MQTTTopics, discovery: HomeAssistantDiscovery, options: MQTTPublisherOptions,
-        zoneNames: [String], context: RunContext
+        zoneNames: [String], context: RunContext, memory: inout Memory
     ) {
         switch work {
         case .message(let message):
             client.publish(message)
         case .announce(let identity):
+            if !memory.announced.contains(where: { $0.id == identity.id }) { memory.announced.append(identity) }
             guard options.discovery else { return }
-            for message in discovery.accessoryConfigs(identity, zoneNames: zoneNames) { client.publish(message) }
-        case .state(let status, let time):
-            let payload = MQTTPayloads.state(status, host: topics.host, time: time, context: context).text
-            client.publish(MQTTMessage(topic: topics.state(status.identity.id), text: payload, retain: true, format: .json))
+            client.publish(discovery.accessoryConfig(identity, zoneNames: zoneNames))
+        case .reannounce:
+            client.publish(discovery.hostConfig())
+            for identity in memory.announced { client.publish(discovery.accessoryConfig(identity, zoneNames: zoneNames)) }
+            for identity in memory.announced {
+                if let state = memory.states[identity.id] { client.publish(state) }
+            }
+        case .migrate(let topic):
+            guard memory.migrated.insert(topic).inserted else { return }
+            client.publish(HomeAssistantDiscovery.migration(topic))
+            if discovery.legacyTopics().contains(topic) {
+                client.publish(discovery.hostConfig())
+            } else if let identity = memory.announced.first(where: { discovery.legacyTopics(accessoryLevel: MQTTTopics.accessoryLevel($0.id)).contains(topic) }) {
+                client.publish(discovery.accessoryConfig(identity, zoneNames: zoneNames))
+            }
+            client.publish(HomeAssistantDiscovery.legacyClearing(topic))
+        case .range(let identity, let sample):
+            let payload = MQTTPayloads.range(sample, context: context).text
+            client.publish(MQTTMessage(topic: topics.range(identity.id), text: payload, format: .json))
+        case .state(let status, let time, let lastSeen):
+            let payload = MQTTPayloads.state(status, host: topics.host, time: time, lastSeen: lastSeen, context: context).text
+            let message = MQTTMessage(topic: topics.state(status.identity.id), text: payload, retain: true, format: .json)
+            memory.states[status.identity.id] = message
+            client.publish(message)
             if let distance = status.distance {
                 client.publish(MQTTMessage(topic: topics.distance(status.identity.id), text: MQTTPayloads.distance(distance)))
             }
@@ -208,10 +287,13 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
         }
     }
 
-    /// Turns the client's connection events into notes: the first connect, every distinct
-    /// failure once (not every retry), reconnects, drops.
+    /// Turns the client's connection events into notes (the first connect, every distinct
+    /// failure once, not every retry; reconnects, drops), Home Assistant's birth message into a
+    /// re-announcement after a random delay of up to `jitter` seconds, and a legacy config
+    /// into its migration.
     private static func watch(
-        client: MQTTClient, topics: MQTTTopics, notes: @escaping @Sendable (String) -> Void, hint: @escaping @Sendable (MQTTError) -> String
+        client: MQTTClient, topics: MQTTTopics, discovery: HomeAssistantDiscovery?, mailbox: Mailbox<Work>, jitter: Double,
+        notes: @escaping @Sendable (String) -> Void, hint: @escaping @Sendable (MQTTError) -> String
     ) -> Task<Void, Never> {
         let events = client.events()
         let broker = client.configuration.broker
@@ -236,8 +318,18 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
                     notes("mqtt: \(error); reconnecting, zone events wait in the queue")
                 case .dropped(let count, let total):
                     if total == count || total % 100 == 0 { notes("mqtt: \(MQTTClientEvent.dropped(count: count, total: total))") }
-                case .message:
-                    break
+                case .message(let message):
+                    guard let discovery else { continue }
+                    if message.topic == discovery.birthTopic {
+                        guard message.text == "online" else { continue }
+                        let delay = jitter > 0 ? Double.random(in: 0...jitter) : 0
+                        Task {
+                            try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                            mailbox.post(.reannounce)
+                        }
+                    } else if !message.payload.isEmpty, !message.text.contains("migrate_discovery"), message.topic.hasSuffix("/config") {
+                        mailbox.post(.migrate(message.topic))
+                    }
                 }
             }
         }

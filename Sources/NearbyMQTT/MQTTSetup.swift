@@ -76,6 +76,8 @@ public struct MQTTSetup: Sendable {
         publisher.discoveryPrefix = settings.discoveryPrefix ?? HomeAssistantDiscovery.defaultPrefix
         publisher.distanceRate = settings.distanceRate ?? 2
         publisher.distanceStep = settings.distanceStep ?? 0.1
+        publisher.heartbeat = settings.heartbeat ?? 60
+        publisher.rangeRate = settings.rangeRate ?? 10
         self.publisher = publisher
     }
 

@@ -41,7 +41,7 @@ import Testing
             recorder.messages(on: "nearby/hall/sim-1/state").contains { (try? json($0))?["tracking"] as? String == "tracking" }
         }
         #expect(watcher.messages(on: "nearby/hall/status").map(\.text) == ["online"])
-        #expect(watcher.messages.contains { $0.topic == "homeassistant/sensor/nearby_hall/sim-1_distance/config" })
+        #expect(watcher.messages.contains { $0.topic == "homeassistant/device/nearby_hall_sim-1/config" })
         let state = try json(try #require(watcher.messages(on: "nearby/hall/sim-1/state").last))
         #expect(state["host"] as? String == "hall" && state["accessory"] as? String == "sim-1")
 
@@ -189,7 +189,7 @@ import Testing
 
         // What `nearby range` would have left: retained configs and state for the accessory.
         let topics = [
-            "homeassistant/sensor/nearby_hall/\(level)_distance/config", "homeassistant/sensor/nearby_hall/\(level)_zone/config",
+            "homeassistant/device/nearby_hall_\(level)/config", "homeassistant/sensor/nearby_hall/\(level)_distance/config", "homeassistant/sensor/nearby_hall/\(level)_zone/config",
             "homeassistant/binary_sensor/nearby_hall/\(level)_near/config", "nearby/hall/\(level)/state",
         ]
         let seeder = try MQTTRecorder(try mqttConfiguration(broker.url(), id: "seed"))
@@ -197,7 +197,7 @@ import Testing
         for topic in topics + ["homeassistant/sensor/nearby_hall/other_distance/config"] {
             seeder.client.publish(MQTTMessage(topic: topic, text: "{}", qos: .atLeastOnce, retain: true))
         }
-        try await seeder.wait("the acknowledgements") { $0.client.statistics.acknowledged == 5 }
+        try await seeder.wait("the acknowledgements") { $0.client.statistics.acknowledged == 6 }
         await seeder.client.stop()
 
         let config = try configFile("[mqtt]\nurl = \"\(broker.url())\"\nhost_name = \"hall\"\n")

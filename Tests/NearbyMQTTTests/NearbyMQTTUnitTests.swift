@@ -33,42 +33,35 @@ import Testing
     }
 
     @Test func discoveryHasWhatHomeAssistantRequires() throws {
-        let discovery = HomeAssistantDiscovery(topics: MQTTTopics(host: "hall"), softwareVersion: "9.9")
+        let discovery = HomeAssistantDiscovery(topics: MQTTTopics(host: "hall"), softwareVersion: "9.9", expireAfter: 180)
         let host = discovery.hostConfig()
-        #expect(host.topic == "homeassistant/binary_sensor/nearby_hall/status/config" && host.retain && host.qos == .atLeastOnce)
+        #expect(host.topic == "homeassistant/device/nearby_hall/config" && host.retain && host.qos == .atLeastOnce)
         let hostConfig = try json(host)
-        #expect(hostConfig["state_topic"] as? String == "nearby/hall/status" && hostConfig["device_class"] as? String == "connectivity")
-        #expect((hostConfig["device"] as? [String: Any])?["identifiers"] as? [String] == ["nearby_hall"])
+        #expect((hostConfig["dev"] as? [String: Any])?["ids"] as? [String] == ["nearby_hall"] && hostConfig["o"] != nil)
+        let status = try #require((hostConfig["cmps"] as? [String: Any])?["status"] as? [String: Any])
+        #expect(status["state_topic"] as? String == "nearby/hall/status" && status["device_class"] as? String == "connectivity")
+        #expect((hostConfig["dev"] as? [String: Any])?["sa"] == nil, "no suggested area unless the house says")
 
-        let configs = discovery.accessoryConfigs(AccessoryIdentity(id: "F0:F1:F2:F3:F4:F5", displayName: "Keys"), zoneNames: ["near", "mid", "far"])
-        #expect(configs.map(\.topic) == [
-            "homeassistant/sensor/nearby_hall/f0_f1_f2_f3_f4_f5_distance/config",
-            "homeassistant/sensor/nearby_hall/f0_f1_f2_f3_f4_f5_zone/config",
-            "homeassistant/binary_sensor/nearby_hall/f0_f1_f2_f3_f4_f5_near/config",
-        ])
-        #expect(configs.map(\.topic) == discovery.accessoryConfigTopics("F0:F1:F2:F3:F4:F5"))
-        #expect(configs.allSatisfy { $0.retain && $0.qos == .atLeastOnce })
-        let objects = try configs.map(json)
-        for object in objects {
-            for key in ["name", "unique_id", "state_topic", "value_template", "availability_topic", "payload_available", "payload_not_available", "device", "device_class"] {
-                #expect(object[key] != nil, "missing \(key): \(object)")
-            }
-            #expect(object["state_topic"] as? String == "nearby/hall/f0_f1_f2_f3_f4_f5/state")
-            #expect(object["availability_topic"] as? String == "nearby/hall/status")
-            let device = try #require(object["device"] as? [String: Any])
-            #expect(device["identifiers"] as? [String] == ["nearby_accessory_f0_f1_f2_f3_f4_f5"])
-            #expect(device["name"] as? String == "Keys" && device["via_device"] as? String == "nearby_hall")
-        }
-        #expect(Set(objects.compactMap { $0["unique_id"] as? String }).count == 3)
-        #expect(objects[0]["device_class"] as? String == "distance" && objects[0]["unit_of_measurement"] as? String == "m")
-        #expect(objects[0]["state_class"] as? String == "measurement" && objects[0]["value_template"] as? String == "{{ value_json.distance_m }}")
-        #expect(objects[1]["device_class"] as? String == "enum" && objects[1]["options"] as? [String] == ["near", "mid", "far", "away"])
-        #expect(objects[1]["json_attributes_topic"] as? String == "nearby/hall/f0_f1_f2_f3_f4_f5/state")
-        #expect(objects[2]["device_class"] as? String == "presence" && objects[2]["payload_on"] as? String == "ON")
+        let config = discovery.accessoryConfig(AccessoryIdentity(id: "F0:F1:F2:F3:F4:F5", displayName: "Keys"), zoneNames: ["near", "mid", "far"])
+        #expect(config.topic == "homeassistant/device/nearby_hall_f0_f1_f2_f3_f4_f5/config" && config.retain && config.qos == .atLeastOnce)
+        let object = try json(config)
+        #expect(object["state_topic"] as? String == "nearby/hall/f0_f1_f2_f3_f4_f5/state")
+        let device = try #require(object["dev"] as? [String: Any])
+        #expect(device["ids"] as? [String] == ["nearby_accessory_f0_f1_f2_f3_f4_f5"] && device["name"] as? String == "Keys" && device["via_device"] == nil)
+        let components = try #require(object["cmps"] as? [String: [String: Any]])
+        #expect(Set(components.values.compactMap { $0["unique_id"] as? String }).count == components.count)
+        #expect(components["distance"]?["unit_of_measurement"] as? String == "m" && components["distance"]?["expire_after"] as? Int == 180)
+        #expect(components["zone"]?["options"] as? [String] == ["near", "mid", "far", "not_home"])
+        #expect(components["presence"]?["p"] as? String == "device_tracker" && components["presence"]?["expire_after"] == nil)
 
         let removal = discovery.removal(accessoryID: "F0:F1:F2:F3:F4:F5")
-        #expect(removal.map(\.topic) == configs.map(\.topic) + ["nearby/hall/f0_f1_f2_f3_f4_f5/state"])
+        #expect(removal.map(\.topic) == [
+            "homeassistant/device/nearby_hall_f0_f1_f2_f3_f4_f5/config",
+            "homeassistant/sensor/nearby_hall/f0_f1_f2_f3_f4_f5_distance/config", "homeassistant/sensor/nearby_hall/f0_f1_f2_f3_f4_f5_zone/config",
+            "homeassistant/binary_sensor/nearby_hall/f0_f1_f2_f3_f4_f5_near/config", "nearby/hall/f0_f1_f2_f3_f4_f5/state",
+        ])
         #expect(removal.allSatisfy { $0.payload.isEmpty && $0.retain })
+        #expect(HomeAssistantDiscovery.migration("t").text == #"{"migrate_discovery":true}"# && !HomeAssistantDiscovery.migration("t").retain)
     }
 
     @Test func setupResolvesRolesDefaultsAndThePasswordFromTheEnvironment() throws {
