@@ -131,6 +131,30 @@ extension ConfigurationFile {
         keepalive = 30             # seconds
         queue = 1000               # zone events kept while the broker is unreachable
         reconnect_max = 30.0       # seconds between reconnect tries, at most
+        heartbeat = 60.0           # seconds: an unchanged state is published again (0 = never)
+        range_rate = 10.0          # measured samples per second on .../range, for nearby watch --house (0 = none)
+
+        [house]
+        # The whole house (specs/house.md, docs/home-assistant.md): `nearby watch --house` fuses
+        # every host's ranges into a position and a room. The tables may also live in a file of
+        # their own (--house FILE).
+        away_after = 30.0          # seconds no host hears an accessory before it is not_home
+        room_margin = 0.25         # metres inside a new room before the room changes
+        room_dwell = 0.0           # seconds a new room must hold
+        tag_height = 1.0           # metres above the floor an accessory is carried at
+        room_topic = "room_presence"   # Home Assistant's MQTT Room feed ("" turns it off)
+        espresense = false         # also publish for ESPresense Companion (espresense/...)
+        # [[house.host]]           # one per host
+        # name = "hall"            # the name it publishes as ([mqtt] host_name / --mqtt-host)
+        # x = 0.0                  # metres east
+        # y = 0.0                  # metres north
+        # z = 0.8                  # the kit's height above its floor, metres
+        # heading_deg = 90         # where the kit's boresight points, clockwise from north (+y)
+        # floor = 0
+        # [[house.room]]
+        # name = "kitchen"
+        # floor = 0
+        # polygon = [[0, 0], [4, 0], [4, 3], [0, 3]]   # corners in order, metres
 
         """#
 }

@@ -16,7 +16,7 @@ import TOMLKit
 /// defaults); a missing file named explicitly is.
 public enum ConfigurationFile {
     /// The top-level sections.
-    public static let sections = ["zones", "filter", "hook", "transports", "retry", "output", "web", "mqtt", "accessory"]
+    public static let sections = ["zones", "filter", "hook", "transports", "retry", "output", "web", "mqtt", "accessory", "house"]
 
     /// The default path from `environment` (`XDG_CONFIG_HOME`, else `HOME`); `nil` if neither
     /// is set.
@@ -122,6 +122,7 @@ public enum ConfigurationFile {
         if let table = decoder.table(root, "web", at: "") { configuration.web = web(table, decoder) }
         if let table = decoder.table(root, "mqtt", at: "") { configuration.mqtt = mqtt(table, decoder) }
         if let table = decoder.table(root, "accessory", at: "") { configuration.accessory = accessory(table, decoder) }
+        if let table = decoder.table(root, "house", at: "") { configuration.house = house(table, decoder) }
         let zoneNames = (try? configuration.zoneMap())?.zones.map(\.name)
         if let value = root["hook"] {
             if let array = value.array {
@@ -431,6 +432,7 @@ public enum ConfigurationFile {
             allowed: [
                 "url", "client_id", "host_name", "topic_prefix", "discovery", "discovery_prefix", "distance_rate", "distance_step",
                 "protocol", "keepalive", "username", "password", "ca_file", "cert_file", "key_file", "queue", "reconnect_max",
+                "heartbeat", "range_rate",
             ])
         var settings = MQTTSettings()
         if let url = d.string(table, "url", at: path, expected: "a broker URL such as \"mqtt://nearby@192.168.1.10\"") {
@@ -475,6 +477,8 @@ public enum ConfigurationFile {
         }
         settings.queueLimit = d.integer(table, "queue", at: path, expected: "QoS 1 events kept offline, 1-1000000, e.g. 1000") { (1...1_000_000).contains($0) }
         settings.reconnectMaximum = d.number(table, "reconnect_max", at: path, expected: "seconds ≥ 1, e.g. 30") { $0 >= 1 }
+        settings.rangeRate = d.number(table, "range_rate", at: path, expected: "samples per second, 0 (none) to 1000, e.g. 10") { (0...1000).contains($0) }
+        settings.heartbeat = d.number(table, "heartbeat", at: path, expected: "seconds, 0 (never) or 1-86400, e.g. 60") { $0 == 0 || (1...86_400).contains($0) }
         return settings
     }
 }

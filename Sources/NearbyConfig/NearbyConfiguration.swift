@@ -1,4 +1,5 @@
 public import Hooks
+import Positioning
 public import Ranging
 
 /// The settings of the configuration file (`specs/config.md`). Every value is optional: unset
@@ -23,6 +24,8 @@ public struct NearbyConfiguration: Sendable, Hashable {
     public var mqtt = MQTTSettings()
     /// `[accessory]`.
     public var accessory = AccessoryRoleFileSettings()
+    /// `[house]`, `[[house.host]]`, `[[house.room]]`.
+    public var house = HouseSettings()
 
     /// An empty configuration (every value unset: all defaults).
     public init() {}
@@ -40,6 +43,7 @@ public struct NearbyConfiguration: Sendable, Hashable {
         result.web = web.overridden(by: flags.web)
         result.mqtt = mqtt.overridden(by: flags.mqtt)
         result.accessory = accessory.overridden(by: flags.accessory)
+        result.house = house.overridden(by: flags.house)
         return result
     }
 
@@ -103,6 +107,9 @@ public struct NearbyConfiguration: Sendable, Hashable {
                 + "log level \(output.logLevel?.rawValue ?? "(default: warning)")")
         lines.append("web: token \(web.token == nil ? "not set" : "set")")
         lines.append(mqtt.summary)
+        if !house.isEmpty {
+            lines.append("house: hosts \((house.hosts ?? []).map(\.name).joined(separator: ", ")); rooms \((house.rooms ?? []).map(\.name).joined(separator: ", "))")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -103,6 +103,8 @@ public final class HouseFeed: Sendable {
                 onLog(object, time)
             }
             onStatus(current)
+        case .range:
+            return
         case .distance:
             guard let level = update.accessory, let accessory = house.accessory(host: update.host, level: level) else { return }
             onStatus(status(of: accessory, hostOnline: house.host(update.host)?.online))

@@ -15,6 +15,8 @@ public struct HouseUpdate: Sendable, Hashable, CustomStringConvertible {
         case event
         /// `<prefix>/<host>/<accessory>/distance`: metres.
         case distance
+        /// `<prefix>/<host>/<accessory>/range`: JSON, one measured sample.
+        case range
     }
 
     /// The kind.
@@ -70,6 +72,26 @@ public struct HouseView: Sendable {
         public var level: String
         /// The display name (from the state).
         public var name: String
+        /// The accessory's id (the state's `accessory`), `nil` before a state said it.
+        public var id: String?
+        /// Wall-clock time of the host's last measured sample (`last_seen`).
+        public var lastSeen: Double?
+        /// The last measured sample of the `range` topic.
+        public var range: Range?
+
+        /// One measured sample as a host published it on `range`.
+        public struct Range: Sendable, Hashable {
+            /// Wall-clock time of the sample (Unix seconds, the host's clock).
+            public var time: Double
+            /// Metres.
+            public var distance: Double
+            /// Degrees, positive to the right of the kit's boresight.
+            public var azimuth: Double?
+            /// 0 ... 100.
+            public var figureOfMerit: Int?
+            /// The NLoS flag.
+            public var nlos: Bool?
+        }
         /// The zone, `nil` for none.
         public var zone: String?
         /// Smoothed distance, metres.
@@ -160,6 +182,8 @@ public struct HouseView: Sendable {
                 var accessory = accessoryTable[key] ?? Accessory(host: host, level: level, name: level)
                 if let object {
                     accessory.name = object["name"] as? String ?? accessory.name
+                    accessory.id = object["accessory"] as? String ?? accessory.id
+                    accessory.lastSeen = Self.number(object["last_seen"])
                     accessory.zone = object["zone"] as? String
                     accessory.distance = Self.number(object["distance_m"])
                     accessory.rawDistance = Self.number(object["raw_distance_m"])
@@ -189,6 +213,14 @@ public struct HouseView: Sendable {
             let name = accessoryTable[key]?.name ?? level
             if let metres = Double(text) { accessoryTable[key, default: Accessory(host: host, level: level, name: name)].distance = metres }
             line = "\(host) \(name): \(text) m"
+        case .range:
+            let name = accessoryTable[key]?.name ?? level
+            if let object, let time = Self.number(object["time"]), let distance = Self.number(object["distance_m"]) {
+                accessoryTable[key, default: Accessory(host: host, level: level, name: name)].range = Accessory.Range(
+                    time: time, distance: distance, azimuth: Self.number(object["azimuth_deg"]), figureOfMerit: Self.integer(object["figure_of_merit"]),
+                    nlos: object["nlos"] as? Bool)
+            }
+            line = "\(host) \(name): range \(object.flatMap { Self.number($0["distance_m"]) }.map { DecimalText.fixed($0, 2) + " m" } ?? text)"
         case .status:
             return nil
         }

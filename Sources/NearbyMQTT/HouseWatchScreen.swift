@@ -1,4 +1,5 @@
 import Foundation
+import Positioning
 
 /// How `nearby watch` shows a ``HouseWatch``: NDJSON (one object per message), a table redrawn
 /// in place with the last events below it (a terminal, at most 4 times a second), or one line
@@ -40,10 +41,24 @@ public struct HouseWatchScreen: Sendable {
     public func show(_ watch: HouseWatch) async {
         var lastDraw = ContinuousClock.now - .seconds(1)
         var recent: [String] = []
+        var trackerStates: [String: String] = [:]
         for await output in watch.updates() {
             switch output {
             case .note(let text):
                 note(text + "\n")
+            case .position(let position):
+                switch mode {
+                case .json:
+                    write(position.jsonLine + "\n")
+                case .live:
+                    if trackerStates.updateValue(position.fused.trackerState, forKey: position.level) != position.fused.trackerState {
+                        recent = Array((recent + ["house " + position.text]).suffix(8))
+                    }
+                case .lines:
+                    if trackerStates.updateValue(position.fused.trackerState, forKey: position.level) != position.fused.trackerState {
+                        write("house " + position.text + "\n")
+                    }
+                }
             case .update(let update):
                 switch mode {
                 case .json:
@@ -52,10 +67,11 @@ public struct HouseWatchScreen: Sendable {
                     if update.kind == .event || update.kind == .status { recent = Array((recent + [update.text]).suffix(8)) }
                     guard ContinuousClock.now - lastDraw >= .milliseconds(250) else { continue }
                     lastDraw = .now
-                    let screen = [title, ""] + watch.house.table() + [""] + recent
+                    let house = watch.fusion.map { fusion in [""] + fusion.positions.map { "house " + $0.text } } ?? []
+                    let screen = [title, ""] + watch.house.table() + house + [""] + recent
                     write("\u{1B}[H\u{1B}[2J" + screen.joined(separator: "\n") + "\n")
                 case .lines:
-                    if update.kind != .distance && (update.kind != .state || update.retained) { write(update.text + "\n") }
+                    if update.kind != .distance && update.kind != .range && (update.kind != .state || update.retained) { write(update.text + "\n") }
                 }
             }
         }

@@ -66,6 +66,15 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .customLong("kit-stats"), help: "At the end, print what the host's kit sent (packets, SESSION_INFO_NTF, measurements) as a JSON line on standard error.")
     var kitStats = false
 
+    @Option(help: ArgumentHelp("Simulate a whole house: every [[house.host]] of this file (a house file, or a configuration file holding [house]) with its own kit and host name, the accessories walking through the [[house.room]]s (specs/house.md).", valueName: "file.toml"))
+    var house: String?
+
+    @Option(help: ArgumentHelp("With --house: write the accessories' true positions and rooms to this CSV file (t_s,time,accessory,x_m,y_m,room).", valueName: "file.csv"))
+    var truth: String?
+
+    @Option(help: ArgumentHelp("With --house: seconds each accessory walks through the rooms before it leaves the house.", valueName: "s"))
+    var walk: Double = 90
+
     @OptionGroup var options: SessionOptions
 
     @OptionGroup var uciLog: UCILogOptions
@@ -88,6 +97,13 @@ struct DemoCommand: AsyncParsableCommand {
         }
         if let intervalMS, !(2...5000).contains(intervalMS) { throw ValidationError("--interval-ms must be 2-5000, not \(intervalMS)") }
         _ = try demoOptions(capture: nil)
+        if truth != nil, house == nil { throw ValidationError("--truth needs --house FILE") }
+        if house != nil {
+            if role != "phone" || serveKit != nil || kit != nil || kitStats || record != nil || uciLog.path != nil {
+                throw ValidationError("--house runs every host in the phone role on the built-in simulator; leave out --role, --serve-kit, --kit, --kit-stats, --record and --uci-log")
+            }
+            guard walk >= 10 && walk <= 3600 else { throw ValidationError("--walk must be 10-3600 seconds, not \(walk)") }
+        }
     }
 
     /// `--interval-ms`, `--serve-kit`, `--kit` as the runtime's options.
@@ -103,6 +119,10 @@ struct DemoCommand: AsyncParsableCommand {
     private var count: Int { role == "accessory" ? phones ?? accessories : accessories }
 
     func run() async throws {
+        if let house {
+            try await runHouse(house)
+            return
+        }
         let scenario = try Scenario.named(scenario)
         let configuration = try options.settings(hookCommand: HookCommandLine.command)
         let settings = try options.runSettings(configuration, timeScale: speed)

@@ -16,7 +16,7 @@ struct Nearby: AsyncParsableCommand {
             ScanCommand.self, SetupCommand.self, AccessoriesCommand.self,
             ReplayCommand.self, BenchCommand.self,
             UWBCommand.self, UCIGroupCommand.self, SimCommand.self,
-            WatchCommand.self, ConfigCommand.self, DoctorCommand.self,
+            WatchCommand.self, HouseCommand.self, ConfigCommand.self, DoctorCommand.self,
         ]
     )
 

@@ -22,8 +22,14 @@ struct WatchCommand: AsyncParsableCommand {
             accessory (hall/sim-1), the zones of [zones], the events in its log. Ctrl-C stops. User, \
             password and TLS files come from [mqtt].
 
+            With --house FILE (or [[house.host]] in the configuration) it also fuses the hosts into a \
+            position and a room per accessory and publishes them (nearby/house/<accessory>/position, a \
+            device tracker per accessory, Home Assistant's MQTT Room feed; specs/house.md); --json then \
+            prints the positions too ("event":"position").
+
             Examples: nearby watch mqtt://homeassistant.local --json
                       nearby watch mqtt://homeassistant.local --web 8080
+                      nearby watch mqtt://homeassistant.local --house house.toml
             """)
 
     @Argument(help: ArgumentHelp("The broker: mqtt://[user@]host[:port] or mqtts://... (default: [mqtt] url).", valueName: "url"))
@@ -34,6 +40,9 @@ struct WatchCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The topic prefix (default: [mqtt] topic_prefix, else nearby).", valueName: "prefix"))
     var prefix: String?
+
+    @Option(help: ArgumentHelp("Fuse the hosts of this house (a file with [[house.host]] and [[house.room]], or a configuration file holding them) into positions and rooms, and publish them.", valueName: "file.toml"))
+    var house: String?
 
     @OptionGroup var config: ConfigOptions
 
@@ -80,9 +89,27 @@ struct WatchCommand: AsyncParsableCommand {
         if let view, let feed { view.begin(feed.context) }
         var observer: (@Sendable (HouseUpdate, HouseView) -> Void)?
         if let feed { observer = { update, house in feed.observe(update, in: house) } }
+        var houseSettings = configuration.house
+        if let house { houseSettings = houseSettings.overridden(by: try DemoCommand.loadHouse(house)) }
+        var fusion: HouseFusionOptions?
+        if !houseSettings.isEmpty {
+            do {
+                var options = HouseFusionOptions(plan: try houseSettings.plan())
+                options.parameters = houseSettings.fusionParameters
+                options.roomTopic = houseSettings.effectiveRoomTopic
+                options.espresense = houseSettings.espresense ?? false
+                options.discovery = setup.publisher.discovery
+                options.discoveryPrefix = setup.publisher.discoveryPrefix
+                options.heartbeat = setup.publisher.heartbeat > 0 ? setup.publisher.heartbeat : 60
+                options.softwareVersion = Nearby.configuration.version
+                fusion = options
+            } catch {
+                throw ValidationError("house: \(error)")
+            }
+        }
         let watch: HouseWatch
         do {
-            watch = try HouseWatch(setup: setup, observer: observer)
+            watch = try HouseWatch(setup: setup, observer: observer, house: fusion)
         } catch {
             await view?.stop()
             throw ValidationError("mqtt: \(error)")

@@ -82,7 +82,7 @@ public actor AccessorySession {
     var losses = SampleLosses()
     var planner: SessionPlanner
     var pipeline: RangingPipeline<ConfiguredFilter>
-    let epoch = MonotonicTime.seconds()
+    let epoch: Double
 
     var runTask: Task<Void, Never>?
     var pumps: [Task<Void, Never>] = []
@@ -122,6 +122,7 @@ public actor AccessorySession {
         self.channel = channel
         self.client = client
         self.configuration = configuration
+        epoch = configuration.timeEpoch ?? MonotonicTime.seconds()
         var logger = logger
         logger[metadataKey: "accessory"] = "\(identity.id)"
         self.logger = logger

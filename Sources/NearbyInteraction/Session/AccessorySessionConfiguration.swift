@@ -42,6 +42,11 @@ public struct AccessorySessionConfiguration: Sendable {
     /// time (`nearby demo --speed 4` passes 4, so zone dwell and `lost` keep their scenario
     /// meaning). Timeouts and backoff stay in real time. Default 1.
     public var timeScale: Double
+    /// The instant (MonotonicTime seconds) around which ``timeScale`` scales time; `nil`
+    /// (default): the session's creation. Sessions of one run that share it (the run's start)
+    /// keep times that agree with each other and with the run's wall clock at any speed
+    /// (`nearby demo --house`, where several hosts' times are fused).
+    public var timeEpoch: Double?
     /// "Is the accessory still near?" while its data channel is down: `true` if it was seen
     /// advertising recently. `nil` (default): assume it may be, and try to reconnect. When it
     /// answers `false`, a reconnection try is skipped (it still counts as a try).
