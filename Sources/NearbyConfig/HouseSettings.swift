@@ -1,3 +1,4 @@
+import MQTT
 public import Positioning
 import TOMLKit
 
@@ -67,6 +68,13 @@ public struct HouseSettings: Sendable, Hashable {
     public var effectiveRoomTopic: String? {
         let topic = roomTopic ?? Self.defaultRoomTopic
         return topic.isEmpty ? nil : topic
+    }
+
+    /// The room in which the host publishing as topic level `level` stands (its Home
+    /// Assistant device's `suggested_area`), `nil` if the house does not place it in one.
+    public func room(ofHost level: String) -> String? {
+        guard let host = hosts?.first(where: { MQTTTopic.level($0.name) == level }) else { return nil }
+        return rooms?.first { $0.floor == host.floor && $0.polygon.contains(host.position) }?.name
     }
 
     /// `[[house.host]]` lines for `hosts` (what `nearby house survey` writes).

@@ -157,7 +157,7 @@ struct DemoCommand: AsyncParsableCommand {
         screen.note(scenario.demoAnnouncement(hostIsAccessory: role == "accessory", count: count, length: length, speed: speed))
         if let web { screen.note(web.announcement) }
         session.add(web?.output)
-        try await session.add { try options.mqtt.publisher(configuration, configPath: options.config.path, role: .demo, notes: { screen.note($0) }) }
+        try await session.add { try options.mqtt.publisher(configuration, configPath: options.config.path, role: .demo, webURL: web?.url, notes: { screen.note($0) }) }
         try await session.record(to: record)
         // With --serve-kit: SIGUSR1 makes the kit fail, SIGUSR2 drops its connection (faults under load).
         // Ends with the scenario (its clock starts at the first ranging round), when every

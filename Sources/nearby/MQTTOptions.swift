@@ -48,15 +48,21 @@ struct MQTTOptions: ParsableArguments {
         }
     }
 
-    /// The run output publishing to the broker for `role`, or `nil` when MQTT is off.
-    /// - Parameter notes: where connection notes go (the screen, or standard error).
+    /// The run output publishing to the broker for `role`, or `nil` when MQTT is off. The
+    /// host's Home Assistant device gets its room in `[house]` as suggested area and the web
+    /// view as configuration URL.
+    /// - Parameters:
+    ///   - notes: where connection notes go (the screen, or standard error).
+    ///   - webURL: the `--web` view's address, if any.
     /// - Throws: `ValidationError` for MQTT settings that cannot work.
     func publisher(
-        _ configuration: NearbyConfiguration, configPath: String?, role: MQTTRole, notes: @escaping @Sendable (String) -> Void
+        _ configuration: NearbyConfiguration, configPath: String?, role: MQTTRole, webURL: String? = nil, notes: @escaping @Sendable (String) -> Void
     ) throws -> MQTTPublisher? {
         do {
-            return try setup(configuration.mqtt, configPath: configPath, role: role, notes: notes)?
-                .makePublisher(softwareVersion: Nearby.configuration.version, notes: notes)
+            guard var setup = try setup(configuration.mqtt, configPath: configPath, role: role, notes: notes) else { return nil }
+            setup.publisher.suggestedArea = configuration.house.room(ofHost: setup.topics.host)
+            setup.publisher.configurationURL = webURL
+            return try setup.makePublisher(softwareVersion: Nearby.configuration.version, notes: notes)
         } catch let error as MQTTError {
             throw ValidationError("mqtt: \(error)")
         }

@@ -144,7 +144,7 @@ struct RangeCommand: AsyncParsableCommand {
         session.add(StoreTouchOutput(store: store, targets: targets))
         session.add(web?.output)
         try await session.record(to: record)
-        try await session.add { try options.mqtt.publisher(configuration, configPath: options.config.path, role: .range, notes: { screen.note($0) }) }
+        try await session.add { try options.mqtt.publisher(configuration, configPath: options.config.path, role: .range, webURL: web?.url, notes: { screen.note($0) }) }
         // Until Ctrl-C / SIGTERM, or until every session ended by itself.
         let (interrupted, summary) = await session.run(
             accessories: targets.map(\.identity), hooks: settings.hookRunner(), startSessions: { run in await live.connect(targets) { run.note($0) } },
