@@ -8,7 +8,7 @@ VENV         := .build/venv
 VENV_STAMP   := $(VENV)/.installed
 REQUIREMENTS := Tests/Peers/requirements.txt
 APT_PACKAGES := pkg-config libusb-1.0-0-dev libbluetooth-dev umockdev gir1.2-umockdev-1.0 chromium \
-                python3-gi python3-venv usbutils mosquitto libmosquitto-dev openssl tshark \
+                python3-gi python3-venv usbutils mosquitto mosquitto-clients libmosquitto-dev openssl tshark \
                 libsystemd-dev dbus python3-dbus python3-dbusmock
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS  ?=

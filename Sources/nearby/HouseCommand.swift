@@ -59,6 +59,8 @@ struct HouseSurveyCommand: AsyncParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
+    @OptionGroup var logging: LogOptions
+
     func validate() throws {
         guard simulate != (url != nil) else { throw ValidationError("give --simulate or --mqtt URL (one of them)") }
         guard fixed.isEmpty || fixed.count == 2 else { throw ValidationError("--fix names two hosts, not \(fixed.count)") }
@@ -67,6 +69,7 @@ struct HouseSurveyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        logging.bootstrap(output: try config.load().configuration.output)
         let settings = try DemoCommand.loadHouse(house)
         let plan: HousePlan
         do {
