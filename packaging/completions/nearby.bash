@@ -173,13 +173,13 @@ _nearby() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    range|accessory|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|watch|config|doctor|help)
+    range|accessory|demo|scan|setup|accessories|replay|bench|uwb|uci|sim|watch|house|config|doctor|help)
         # Offer subcommand argument completions
         "_nearby_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'range accessory demo scan setup accessories replay bench uwb uci sim watch config doctor help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'range accessory demo scan setup accessories replay bench uwb uci sim watch house config doctor help' -- "${cur}"))
         ;;
     esac
 }
@@ -392,7 +392,7 @@ _nearby_demo() {
     repeating_flags=()
     non_repeating_flags=(--hopping --kit-stats --on-lost --on-found --json --verbose --version -h --help)
     repeating_options=(--on-enter --on-exit)
-    non_repeating_options=(--scenario --accessories --phones --role --speed --duration --seed --interval-ms --serve-kit --kit --record --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order --uci-log --uci-log-max-mb)
+    non_repeating_options=(--scenario --accessories --phones --role --speed --duration --seed --interval-ms --serve-kit --kit --record --house --truth --walk --config --filter --zones --hysteresis --dwell --lost-after --hook-timeout --hook-cooldown --log-level --web --web-token --mqtt --mqtt-host --dialect --sts-order --uci-log --uci-log-max-mb)
     __nearby_offer_flags_options 0
 
     # Offer option value completions
@@ -428,6 +428,15 @@ _nearby_demo() {
         return
         ;;
     '--record')
+        return
+        ;;
+    '--house')
+        return
+        ;;
+    '--truth')
+        return
+        ;;
+    '--walk')
         return
         ;;
     '--config')
@@ -1058,12 +1067,15 @@ _nearby_watch() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--prefix --config --web --web-token)
+    non_repeating_options=(--prefix --house --config --web --web-token)
     __nearby_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--prefix')
+        return
+        ;;
+    '--house')
         return
         ;;
     '--config')
@@ -1073,6 +1085,66 @@ _nearby_watch() {
         return
         ;;
     '--web-token')
+        return
+        ;;
+    esac
+}
+
+_nearby_house() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __nearby_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    survey)
+        # Offer subcommand argument completions
+        "_nearby_house_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'survey' -- "${cur}"))
+        ;;
+    esac
+}
+
+_nearby_house_survey() {
+    repeating_flags=()
+    non_repeating_flags=(--simulate --version -h --help)
+    repeating_options=(--fix)
+    non_repeating_options=(--house --mqtt --seconds --seed --speed --config --log-level)
+    __nearby_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--house')
+        return
+        ;;
+    '--mqtt')
+        return
+        ;;
+    '--fix')
+        return
+        ;;
+    '--seconds')
+        return
+        ;;
+    '--seed')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--config')
+        return
+        ;;
+    '--log-level')
+        __nearby_add_completions -W 'trace'$'\n''debug'$'\n''info'$'\n''notice'$'\n''warning'$'\n''error'$'\n''critical'
         return
         ;;
     esac
