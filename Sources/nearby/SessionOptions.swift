@@ -31,7 +31,7 @@ struct SessionOptions: ParsableArguments {
             valueName: "order"))
     var stsOrder = UWBKeyByteOrder.vendorFirst.description
 
-    @Flag(help: "Print one JSON object per update and per event (keys: see the README).")
+    @Flag(help: "Print one JSON object per update and per event (keys: specs/cli.md).")
     var json = false
 
     @Flag(name: .long, help: "Log the NI exchange and UCI commands on standard error (--log-level debug).")
