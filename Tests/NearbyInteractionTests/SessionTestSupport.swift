@@ -35,7 +35,7 @@ final class EventRecorder: Sendable {
     /// Waits until an event satisfies `predicate`; returns every event so far.
     @discardableResult
     func waitFor(
-        _ what: String, timeout: Duration = .seconds(30), _ predicate: (NearbySessionEvent) -> Bool
+        _ what: String, timeout: Duration = .seconds(60), _ predicate: (NearbySessionEvent) -> Bool
     ) async throws -> [NearbySessionEvent] {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -63,7 +63,7 @@ final class EventRecorder: Sendable {
 
     /// Waits until `accessory` delivered `count` updates with a distance.
     @discardableResult
-    func waitForUpdates(_ count: Int, of accessory: String, timeout: Duration = .seconds(30)) async throws -> [RangingUpdate] {
+    func waitForUpdates(_ count: Int, of accessory: String, timeout: Duration = .seconds(60)) async throws -> [RangingUpdate] {
         try await waitFor("\(count) updates of \(accessory)", timeout: timeout) { _ in
             updates(of: accessory).count >= count
         }

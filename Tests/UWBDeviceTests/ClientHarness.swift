@@ -105,7 +105,7 @@ final class StreamCollector<Element: Sendable>: Sendable {
 
     /// Waits until an element satisfies `predicate` and returns all elements so far.
     @discardableResult
-    func waitFor(_ what: String, timeout: Duration = .seconds(20), _ predicate: (Element) -> Bool) async throws -> [Element] {
+    func waitFor(_ what: String, timeout: Duration = .seconds(60), _ predicate: (Element) -> Bool) async throws -> [Element] {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {
