@@ -45,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Documentation (issue 29): `make docs` renders each library's DocC catalog with it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C system libraries: module map + shim.h only.
@@ -183,7 +185,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings,
+            plugins: ["BuildInfoPlugin"]),
+        // `nearby --version`: the version (the file VERSION) and the commit, generated before every
+        // build by packaging/build-info.sh (git, a `git archive` tarball, or "unknown").
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
 
         // Helpers for tests: package paths, child processes (peers), free ports.
         .target(name: "NearbyTestSupport", dependencies: ["MQTT", "Positioning"], path: "Tests/TestSupport", swiftSettings: swiftSettings),

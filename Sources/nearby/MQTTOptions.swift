@@ -62,7 +62,7 @@ struct MQTTOptions: ParsableArguments {
             guard var setup = try setup(configuration.mqtt, configPath: configPath, role: role, notes: notes) else { return nil }
             setup.publisher.suggestedArea = configuration.house.room(ofHost: setup.topics.host)
             setup.publisher.configurationURL = webURL
-            return try setup.makePublisher(softwareVersion: Nearby.configuration.version, notes: notes)
+            return try setup.makePublisher(softwareVersion: BuildInfo.version, notes: notes)
         } catch let error as MQTTError {
             throw ValidationError("mqtt: \(error)")
         }

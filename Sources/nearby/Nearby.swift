@@ -10,7 +10,8 @@ struct Nearby: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nearby",
         abstract: "UWB nearby interaction on Linux: range with UWB accessories through a USB dev kit.",
-        version: "0.1.0",
+        // "0.1.0 (commit 8d203d6a1b2c)": BuildInfo is generated before each build (VERSION, git).
+        version: "\(BuildInfo.version) (commit \(BuildInfo.commit))",
         subcommands: [
             RangeCommand.self, AccessoryRoleCommand.self, DemoCommand.self,
             ScanCommand.self, SetupCommand.self, AccessoriesCommand.self,
