@@ -9,12 +9,20 @@ VENV_STAMP   := $(VENV)/.installed
 REQUIREMENTS := Tests/Peers/requirements.txt
 APT_PACKAGES := pkg-config libusb-1.0-0-dev libbluetooth-dev umockdev gir1.2-umockdev-1.0 chromium \
                 python3-gi python3-venv usbutils mosquitto mosquitto-clients libmosquitto-dev openssl tshark \
-                libsystemd-dev dbus python3-dbus python3-dbusmock
+                libsystemd-dev dbus python3-dbus python3-dbusmock \
+                binutils dpkg-dev lintian man-db libcap2-bin adduser
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS  ?=
+# The release binary links the Swift standard library and Foundation in, so it runs on a machine
+# with no Swift toolchain (the .deb ships it).
+RELEASE_FLAGS := -c release --static-swift-stdlib --product nearby
+VERSION      := $(shell packaging/build-info.sh version)
+DEB_ARCH     := $(shell dpkg --print-architecture 2>/dev/null)
+DEB          := .build/deb/nearby_$(VERSION)_$(DEB_ARCH).deb
 
 .PHONY: all deps apt venv build release test demo bench benchmarks clean help \
-        fuzz fuzz-build fuzz-smoke fuzz-seeds soak soak-short soak-faults test-loaded test-bluez
+        fuzz fuzz-build fuzz-smoke fuzz-seeds soak soak-short soak-faults test-loaded test-bluez \
+        deb deb-check docs
 
 all: build
 
@@ -22,7 +30,10 @@ help:
 	@echo "make demo        install what is missing, build, run nearby on the built-in simulator"
 	@echo "make test        install what is missing, build, run every test"
 	@echo "make build       debug build (.build/debug/nearby)"
-	@echo "make release     release build (.build/release/nearby)"
+	@echo "make release     release build (.build/release/nearby, Swift runtime linked in)"
+	@echo "make deb         the Debian package .build/deb/nearby_<version>_<arch>.deb (lintian-checked)"
+	@echo "make deb-check   install the .deb with dpkg -i and run it without the toolchain (root or sudo)"
+	@echo "make docs        render the libraries' DocC documentation (.build/docs, warnings fail)"
 	@echo "make benchmarks  run Benchmarks/ (package-benchmark: throughput and mallocs)"
 	@echo "make fuzz        build the libFuzzer targets (Fuzz/) and run each for FUZZ_RUNS executions"
 	@echo "make soak        8 accessories at 100 Hz for SOAK_SECONDS (1 hour): counts, RSS, CPU"
@@ -61,7 +72,7 @@ build: apt
 	$(SWIFT) build $(SWIFT_FLAGS)
 
 release: apt
-	$(SWIFT) build -c release $(SWIFT_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 # The whole log goes to .build/test.log too; on failure the failing tests and their issues are
 # repeated at the end, so the tail of a CI log says what failed.
@@ -80,6 +91,8 @@ test: deps
 	exit $$status
 	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory soak-short
+	$(MAKE) --no-print-directory docs
+	$(MAKE) --no-print-directory deb-check
 
 ## Fuzzing (Fuzz/, specs/fuzzing.md) ----------------------------------------------------------
 # The targets are built with libFuzzer and AddressSanitizer in a build tree of their own.
@@ -172,3 +185,35 @@ packaging: build
 	$(SWIFT) package $(SWIFT_FLAGS) plugin generate-manual --configuration debug --date $(PACKAGING_DATE)
 	cp .build/plugins/GenerateManual/outputs/nearby/nearby.1 packaging/man/nearby.1
 	@echo "regenerated packaging/completions/* and packaging/man/nearby.1"
+
+## The Debian package (packaging/make-deb.sh, packaging/deb/) --------------------------------------
+# nearby_<version>_<arch>.deb: the release binary (static Swift runtime), man page, completions,
+# udev rule, systemd unit, postinst (nearby user, CAP_NET_ADMIN, udev reload). lintian must
+# find no error. deb-check installs it with dpkg -i and runs it with the toolchain hidden.
+
+deb: release
+	packaging/make-deb.sh $$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/nearby .build/deb
+	lintian --fail-on error $(DEB)
+	@ls -l $(DEB)
+
+deb-check: deb
+	packaging/deb-check.sh $(DEB)
+
+## API documentation (DocC, swift-docc-plugin) ----------------------------------------------------
+# Every library's catalog (Sources/<Module>/<Module>.docc) in one static site, .build/docs
+# (open .build/docs/index.html through a web server, e.g. `python3 -m http.server -d .build/docs`;
+# DOCS_BASE_PATH=nearby for a site served under /nearby/). Any DocC warning fails the build.
+
+DOCS_TARGETS   := NearbyBase Ranging UCI NIProtocol UWBDevice LowEnergy BlueZ Accessories NearbyInteraction \
+                  Simulation Hooks NearbyConfig NearbyRuntime NearbyWeb MQTT NearbyMQTT NearbyTerminal
+DOCS_OUTPUT    := .build/docs
+DOCS_BASE_PATH ?=
+
+docs: apt
+	rm -rf $(DOCS_OUTPUT)
+	$(SWIFT) package $(SWIFT_FLAGS) --allow-writing-to-directory $(DOCS_OUTPUT) generate-documentation \
+	  $(foreach t,$(DOCS_TARGETS),--target $(t)) --enable-experimental-combined-documentation \
+	  --output-path $(DOCS_OUTPUT) --transform-for-static-hosting $(if $(DOCS_BASE_PATH),--hosting-base-path $(DOCS_BASE_PATH)) \
+	  --warnings-as-errors 2>&1 | tee .build/docs.log; exit $${PIPESTATUS[0]}
+	@if grep -a -q -E '^(warning|error):|: warning:' .build/docs.log; then echo "make docs: DocC warnings (above): fix them"; exit 1; fi
+	@echo "make docs: $(DOCS_OUTPUT) ($(words $(DOCS_TARGETS)) libraries)"
