@@ -25,6 +25,8 @@ public enum Hex {
 
     /// The bytes as digit pairs joined by `separator`: `[0x01, 0xAB]` → `"01 ab"`.
     /// - Parameters:
+    ///   - bytes: the bytes, in order.
+    ///   - separator: between two digit pairs (default one space).
     ///   - uppercase: `A-F` instead of `a-f`.
     ///   - limit: at most this many bytes, then `…` (for logs of long packets).
     public static func bytes(

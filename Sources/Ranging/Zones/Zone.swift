@@ -35,8 +35,11 @@ public struct Zone: Sendable, Hashable {
 
     /// A zone with explicit thresholds (for asymmetric hysteresis).
     /// - Parameters:
+    ///   - name: the zone's name (`near`, `mid`, `far`, ...).
+    ///   - upperBound: metres; the zone is below it (the last zone's is infinity).
     ///   - enterBelow: metres, ≤ `upperBound`.
     ///   - exitAtOrAbove: metres, ≥ `upperBound`.
+    ///   - minimumDwell: seconds a new zone must hold before the change is reported.
     public init(name: String, upperBound: Double, enterBelow: Double, exitAtOrAbove: Double, minimumDwell: Double = 0.3) {
         self.name = name
         self.upperBound = upperBound

@@ -207,8 +207,11 @@ public enum UCIAppConfig: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Decodes a parameter from its identifier and value bytes.
-    /// - Parameter destinationAddressLength: the size (2 or 8) of each DST_MAC_ADDRESS entry when
-    ///   the value's length fits both; `nil` means short unless only extended fits.
+    /// - Parameters:
+    ///   - id: the parameter's identifier.
+    ///   - value: its value bytes (the TLV's value, without type and length).
+    ///   - destinationAddressLength: the size (2 or 8) of each DST_MAC_ADDRESS entry when
+    ///     the value's length fits both; `nil` means short unless only extended fits.
     /// - Throws: ``UCIError/Code/invalidLength`` if the length does not match the parameter.
     public init(id: UCIAppConfigID, value: ArraySlice<UInt8>, destinationAddressLength: Int? = nil) throws(UCIError) {
         func expect(_ count: Int, _ what: String? = nil) throws(UCIError) {

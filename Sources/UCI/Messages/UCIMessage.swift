@@ -26,8 +26,10 @@ public enum UCIMessage: Sendable, Hashable {
     case reserved(UCIRawMessage)
 
     /// Decodes a reassembled message.
-    /// - Parameter version: the UWBS's UCI version (from CORE_GET_DEVICE_INFO); it matters only
-    ///   where the bytes alone cannot tell the 1.1 and 2.0 layouts apart.
+    /// - Parameters:
+    ///   - raw: the message: header fields and the whole payload.
+    ///   - version: the UWBS's UCI version (from CORE_GET_DEVICE_INFO); it matters only
+    ///     where the bytes alone cannot tell the 1.1 and 2.0 layouts apart.
     /// - Throws: ``UCIError`` naming the message and field if the payload does not match the
     ///   message's layout.
     public init(decoding raw: UCIRawMessage, version: UCIVersion = .v2_0) throws(UCIError) {

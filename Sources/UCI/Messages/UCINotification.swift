@@ -125,8 +125,11 @@ public enum UCINotification: Sendable, Hashable {
     }
 
     /// Decodes a notification from its GID/OID and payload.
-    /// - Parameter version: the UWBS's UCI version; used only for the multicast-list
-    ///   notification when its bytes fit both the 1.1 and the 2.0 layout.
+    /// - Parameters:
+    ///   - opcode: the group and opcode identifiers (GID/OID).
+    ///   - payload: the reassembled payload bytes.
+    ///   - version: the UWBS's UCI version; used only for the multicast-list
+    ///     notification when its bytes fit both the 1.1 and the 2.0 layout.
     /// - Throws: ``UCIError`` naming the notification and field if the payload is truncated, too
     ///   long (except the fixed-length ones of ``fixedPayloadLength(of:)``, whose extra bytes are
     ///   ignored), or holds an invalid value.

@@ -57,7 +57,7 @@ public struct UCIOWRAoAMeasurement: Sendable, Hashable {
     /// `true` if the status says the frame was measured.
     public var isValid: Bool { status.isValidMeasurement }
 
-    /// The measurement as a ``Ranging/RangeSample``: angles in degrees and the azimuth's figure
+    /// The measurement as a `Ranging.RangeSample`: angles in degrees and the azimuth's figure
     /// of merit, no distance (one-way ranging measures none); an invalid one keeps only its
     /// status.
     public func rangeSample(timestamp: Double) -> RangeSample {

@@ -198,7 +198,7 @@ public struct UCISessionInfo: Sendable, Hashable {
     }
 
     /// The valid two-way measurements as range samples with their peer, all stamped `timestamp`;
-    /// see ``UCITwoWayMeasurement/rangeSample(timestamp:includeAzimuth:includeElevation:)``.
+    /// see ``UCITwoWayMeasurement/rangeSample(timestamp:includeAzimuth:includeElevation:dialect:)``.
     public func peerSamples(timestamp: Double, includeAzimuth: Bool = true, includeElevation: Bool = true) -> [UCIPeerRangeSample] {
         guard case .twoWay(let list) = measurements else { return [] }
         return list.map {
@@ -229,12 +229,13 @@ public struct UCIPeerRangeSample: Sendable, Hashable {
 
 extension UCISessionInfoView {
     /// Calls `body` with each measurement as a range sample with its session and peer: the
-    /// allocation-free path from notification bytes to ``Ranging/RangeSample``.
+    /// allocation-free path from notification bytes to `Ranging.RangeSample`.
     /// - Parameters:
     ///   - timestamp: when the notification arrived, in seconds on a monotonic clock.
     ///   - includeAzimuth: report the azimuth (default `true`).
     ///   - includeElevation: report the elevation (default `true`).
     ///   - dialect: how the UWBS encodes angles and RSSI (default FiRa's).
+    ///   - body: called once per measurement, in order, with the sample, the session and the peer.
     @inlinable
     public func forEachSample(
         timestamp: Double, includeAzimuth: Bool = true, includeElevation: Bool = true, dialect: UCIMeasurementDialect = .fira,

@@ -100,7 +100,7 @@ public struct UCITwoWayMeasurement: Sendable, Hashable {
         }
     }
 
-    /// The measurement as a ``Ranging/RangeSample``.
+    /// The measurement as a `Ranging.RangeSample`.
     ///
     /// Distance in metres (negative for status 0x1B), angles in degrees, figure of merit from the
     /// azimuth (TWR reports no FoM for the distance), NLoS flag, RSSI in dBm (`nil` if 0). An

@@ -18,8 +18,10 @@ public struct UCITLVReader: Sendable {
     private var reader: UCIFieldReader
 
     /// A reader at the start of `bytes`.
-    /// - Parameter context: the message the bytes belong to, for errors
-    ///   (`"SESSION_SET_APP_CONFIG_CMD"`).
+    /// - Parameters:
+    ///   - bytes: the TLV list.
+    ///   - context: the message the bytes belong to, for errors
+    ///     (`"SESSION_SET_APP_CONFIG_CMD"`).
     public init(_ bytes: ArraySlice<UInt8>, context: String) {
         reader = UCIFieldReader(bytes, context: context)
     }
@@ -46,6 +48,8 @@ public struct UCITLVReader: Sendable {
 
     /// Reads one TLV, entry `index` (0-based) of `count`.
     /// - Parameters:
+    ///   - index: the entry's position (0-based), for errors.
+    ///   - count: how many entries the list has, for errors.
     ///   - entry: what an entry is called in errors (`"parameter"`, `"capability"`).
     ///   - typeField: what the type byte is called in errors (`"type"`, `"identifier"`).
     ///   - name: the entry's name once its type is known, for errors about its length and value
