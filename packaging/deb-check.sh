@@ -79,8 +79,12 @@ toolchain=""
 if swift=$(command -v swift 2> /dev/null); then
     toolchain=$(dirname "$(dirname "$(readlink -f "$swift")")")   # /opt/swift/usr
 fi
+# The version of these sources, and the commit the package says it was built from (its
+# changelog; make-deb.sh takes it from the binary, VersionTests checks the binary against git).
 expected_version=$("$here/build-info.sh" version)
-expected_commit=$("$here/build-info.sh" commit)
+expected_commit=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/nearby/changelog.gz | gzip -dc |
+    sed -n 's/^  \* Built from commit \(.*\)\.$/\1/p')
+[ -n "$expected_commit" ] || fail "the package's changelog names no commit"
 scratch=$(mktemp -d)
 chmod 0755 "$scratch"
 cat > "$scratch/checks.sh" << 'CHECKS'
@@ -100,7 +104,7 @@ echo "deb-check: nearby --version: $out"
 status=0
 nearby doctor --json > doctor.json || status=$?
 [ "$status" = 0 ] || [ "$status" = 1 ] || fail "nearby doctor --json exited $status"
-python3 -c 'import json,sys; r=json.load(open("doctor.json")); assert isinstance(r["findings"], list) and r["findings"] and all("status" in f or "level" in f or "severity" in f or len(f) > 1 for f in r["findings"]), r; print("deb-check: nearby doctor --json:", len(r["findings"]), "findings,", r["blocking"], "blocking,", r["warnings"], "warnings")'
+python3 -c 'import json; r=json.load(open("doctor.json")); assert r["findings"] and all({"check", "status", "message"} <= set(f) for f in r["findings"]) and isinstance(r["blocking"], int), r; print("deb-check: nearby doctor --json:", len(r["findings"]), "findings,", r["blocking"], "blocking,", r["warnings"], "warnings")'
 
 page=$(man -w nearby) || fail "man -w nearby found no page"
 [ "$page" = /usr/share/man/man1/nearby.1.gz ] || fail "man -w nearby: $page"

@@ -18,7 +18,13 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 root=$(dirname "$here")
 
 version=$("$here/build-info.sh" version)
-commit=$("$here/build-info.sh" commit)
+# The commit is the one the binary says it was built from (`nearby --version`).
+built=$("$binary" --version)
+commit=$(printf '%s\n' "$built" | sed -n 's/^.* (commit \(.*\))$/\1/p')
+case "$built" in
+    "$version (commit "*) ;;
+    *) echo "make-deb.sh: $binary --version says '$built', not version $version (VERSION): rebuild it" >&2; exit 1 ;;
+esac
 arch=$(dpkg --print-architecture)
 maintainer="nearby maintainers <maintainers@users.noreply.a-seed-78724deb.example>"
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
