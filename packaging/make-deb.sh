@@ -32,10 +32,11 @@ if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
 fi
 export SOURCE_DATE_EPOCH
 
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd -P)
 name="nearby_${version}_${arch}"
 stage="$outdir/$name"
 rm -rf "$stage"
-mkdir -p "$outdir"
 umask 022
 
 # The binary must not need the Swift toolchain at run time (release, --static-swift-stdlib).
