@@ -188,7 +188,8 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: ["BuildInfoPlugin"]),
         // `nearby --version`: the version (the file VERSION) and the commit, generated before every
-        // build by packaging/build-info.sh (git, a `git archive` tarball, or "unknown").
+        // build by packaging/build-info.sh when VERSION or git's HEAD changed (git, a `git archive`
+        // tarball, or "unknown").
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
 
         // Helpers for tests: package paths, child processes (peers), free ports.
