@@ -47,7 +47,7 @@ extension DemoCommand {
                 do {
                     guard var setup = try MQTTSetup.forCommand(configuration.mqtt, url: url, hostName: host.name, role: .demo, configPath: options.config.path, notes: { Console.error($0) }) else { continue }
                     setup.publisher.suggestedArea = plan.room(containing: host.host.position, floor: host.host.floor)?.name
-                    outputs.append(try setup.makePublisher(softwareVersion: Nearby.configuration.version, notes: notes))
+                    outputs.append(try setup.makePublisher(softwareVersion: BuildInfo.version, notes: notes))
                 } catch {
                     await demo.close()
                     throw ValidationError("mqtt: \(error)")

@@ -101,7 +101,7 @@ struct WatchCommand: AsyncParsableCommand {
                 options.discovery = setup.publisher.discovery
                 options.discoveryPrefix = setup.publisher.discoveryPrefix
                 options.heartbeat = setup.publisher.heartbeat > 0 ? setup.publisher.heartbeat : 60
-                options.softwareVersion = Nearby.configuration.version
+                options.softwareVersion = BuildInfo.version
                 fusion = options
             } catch {
                 throw ValidationError("house: \(error)")
