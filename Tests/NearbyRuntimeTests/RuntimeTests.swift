@@ -37,11 +37,13 @@ struct RuntimeTests {
     @Test func theReadmeExampleRangesWithTheSimulator() async throws {
         let lines = Mutex<[String]>([])
         // The whole suite shares 2 loaded cores and this process's cooperative pool: an actor can
-        // wait seconds for a thread there, which the default 2 s `lost` would turn into a retry.
+        // wait seconds for a thread there, which the default 2 s `lost` would turn into a retry, and
+        // the default 3 s for the accessory's answer to 0x0A too (seen: both answers 4.1 s after the request).
         var configuration = NearbyConfiguration()
         configuration.zones.lostAfter = 10
         // --- README example (with that configuration) ---
-        let settings = try RunSettings(configuration: configuration)
+        var settings = try RunSettings(configuration: configuration)
+        settings.session.configurationTimeout = .seconds(10)  // (not in the README: see above)
         let demo = try await DemoRanging.start(scenario: .walkIn, accessories: 2, seed: 1, speed: 1, settings: settings)
         let run = RangingRun(
             context: RunContext(accessories: demo.accessories, zones: settings.zones),
