@@ -12,10 +12,17 @@ struct VirtualUWBSOutput: Sendable {
 
 /// The packets a host sends to one attached virtual UWBS, in order, typed (the transport
 /// decoded each header once): the transport pushes, the world's pump for that device reads.
+/// Bounded like every queue on the way (``capacity``: a host sends one command at a time, so
+/// it never fills unless the pump stalls): beyond it the oldest packet is dropped and counted.
 final class VirtualUWBSInbox: Sendable {
+    /// Packets that may wait for the device.
+    static let capacity = 1024
+
     private let continuation: AsyncStream<UCIPacket>.Continuation
     private let finished = Atomic<Bool>(false)
+    private let dropped = Atomic<Int>(0)
 
+    /// An inbox feeding `continuation` (made with ``capacity``, newest kept).
     init(_ continuation: AsyncStream<UCIPacket>.Continuation) {
         self.continuation = continuation
     }
@@ -23,9 +30,16 @@ final class VirtualUWBSInbox: Sendable {
     /// Queues a packet; `false` if the device is gone.
     func push(_ packet: UCIPacket) -> Bool {
         guard !finished.load(ordering: .acquiring) else { return false }
-        if case .terminated = continuation.yield(packet) { return false }
+        switch continuation.yield(packet) {
+        case .terminated: return false
+        case .dropped: dropped.add(1, ordering: .relaxed)
+        default: break
+        }
         return true
     }
+
+    /// Packets dropped because ``capacity`` of them were waiting.
+    var droppedCount: Int { dropped.load(ordering: .relaxed) }
 
     /// `false` once the device was detached.
     var isOpen: Bool { !finished.load(ordering: .acquiring) }

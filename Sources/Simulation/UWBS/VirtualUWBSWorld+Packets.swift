@@ -9,7 +9,7 @@ extension VirtualUWBSWorld {
     /// packets, the task feeds them to ``pump(_:from:generation:)`` (and stops with the
     /// attachment).
     func startPump(for id: VirtualUWBSDeviceID, generation attachment: UInt64) -> (VirtualUWBSInbox, Task<Void, Never>) {
-        let (stream, continuation) = AsyncStream<UCIPacket>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, continuation) = AsyncStream<UCIPacket>.makeStream(bufferingPolicy: .bufferingNewest(VirtualUWBSInbox.capacity))
         let pump = Task { [weak self] in
             for await packet in stream {
                 guard let self else { return }

@@ -33,6 +33,15 @@ public struct UCIPacketFramer: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Appends bytes read from the link (a memory copy: the reader's buffer as it is).
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if start > 0 && start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
     /// Returns the next whole packet, or `nil` if more bytes are needed.
     public mutating func nextPacket() -> UCIPacket? {
         let available = buffer.count - start

@@ -4,8 +4,8 @@ import UCI
 /// A ``UCITransport`` that records every packet it carries in a ``UCICaptureLog`` (the tap at
 /// the transport seam behind `--uci-log`): what the client sends, as it hands it to the
 /// transport, and what the transport received, before the client sees it (re-encoded from the
-/// typed packet: reserved header bits read as 0). Everything else is
-/// the wrapped transport's.
+/// typed packet: reserved header bits read as 0), on the transport's own thread. Everything
+/// else is the wrapped transport's.
 public final class CapturingUCITransport: UCITransport {
     /// The transport that carries the packets.
     public let base: any UCITransport
@@ -23,20 +23,17 @@ public final class CapturingUCITransport: UCITransport {
     public func open() async throws -> UCIPacketStream {
         let inbound = try await base.open()
         let log = self.log
-        return UCIPacketStream { continuation in
-            let task = Task {
-                do {
-                    for try await packet in inbound {
-                        log.record(packet.bytes, direction: .received)
-                        continuation.yield(packet)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        let (stream, continuation) = UCIPacketStream.makeStream(capacity: inbound.capacity)
+        inbound.deliver { delivery in
+            switch delivery {
+            case .packet(let packet):
+                log.record(packet.bytes, direction: .received)
+                continuation.yield(packet)
+            case .finished(let error):
+                continuation.finish(throwing: error)
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
+        return stream
     }
 
     public func send(_ packet: [UInt8]) async throws {

@@ -239,7 +239,7 @@ extension UCIClient {
     /// CORE_DEVICE_RESET, then up to ``UCIClientConfiguration/readyTimeout`` for
     /// DEVICE_STATUS_NTF(READY). Drops any partly reassembled message first.
     func resetDevice() async throws(UCIClientError) {
-        reassembler.reset()
+        reader.resetReassembler()
         let ready = Promise<Void>()
         readyWaiter = ready
         resetInFlight = true

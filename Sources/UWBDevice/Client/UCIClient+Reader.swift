@@ -3,48 +3,47 @@ import NearbySupport
 import UCI
 
 // The reader: packets from the transport -> reassembly -> responses, notifications, range data.
+// Range data is routed on the transport's thread by the ``ClientReader``; what the actor acts
+// on (responses, notifications, the end of the stream) comes here through its bounded queue.
 extension UCIClient {
-    /// Starts reading `stream`; a reader of an older stream stops at its next packet.
+    /// Starts reading `stream`: its packets are dispatched on the transport's thread from now
+    /// on; a reader of an older stream stops.
     func startReader(_ stream: UCIPacketStream) {
-        readerGeneration += 1
-        let generation = readerGeneration
-        reassembler.reset()
-        readerTask = Task { await self.read(stream, generation: generation) }
+        let (generation, control) = reader.start()
+        let reader = self.reader
+        readerTask?.cancel()
+        readerTask = Task { await self.handleControl(control, generation: generation) }
+        stream.deliver { delivery in reader.receive(delivery, generation: generation) }
     }
 
-    private func read(_ stream: UCIPacketStream, generation: Int) async {
-        do {
-            for try await packet in stream {
-                guard generation == readerGeneration else { return }
-                handlePacket(packet)
+    /// Ignores the current stream from now on.
+    func stopReading() {
+        reader.invalidate()
+    }
+
+    private func handleControl(_ control: Mailbox<ClientReader.ControlInput>, generation: Int) async {
+        for await input in control {
+            guard reader.isCurrent(generation) else { return }
+            switch input {
+            case .message(let raw, let interrupted):
+                handleMessage(raw, interrupted: interrupted)
+            case .unknownSession(let token, let raw):
+                let decoded = raw.flatMap { try? UCIMessage(decoding: $0, version: uciVersion) }
+                logger.notice("range data for unknown session \(ClientText.hex32(token))")
+                reportUnhandled(.unknownSession(token), message: raw, decoded: decoded)
+            case .undecodable(let error):
+                logger.warning("discarded a packet from the UWBS: \(error)")
+                reportUnhandled(.undecodable(error), message: nil)
+            case .ended(let error):
+                readerEnded(generation: generation, error: error)
+                return
             }
-            readerEnded(generation: generation, error: nil)
-        } catch {
-            readerEnded(generation: generation, error: error)
-        }
-    }
-
-    /// One packet from the UWBS, dispatched on its header (decoded once, by the transport):
-    /// range data straight to its session, everything else through the reassembler.
-    func handlePacket(_ packet: UCIPacket) {
-        let inbound: UCIInbound
-        do {
-            guard let dispatched = try UCIInbound.dispatch(packet, reassembling: &reassembler) else { return }
-            inbound = dispatched
-        } catch {
-            logger.warning("discarded a packet from the UWBS: \(error)")
-            reportUnhandled(.undecodable(error), message: nil)
-            return
-        }
-        switch inbound {
-        case .rangeData(let view): deliver(view, packet: packet)
-        case .message(let raw): handleMessage(raw)
         }
     }
 
     /// A whole message from the UWBS.
-    private func handleMessage(_ raw: UCIRawMessage) {
-        if let (lost, segments) = reassembler.interruptedByDeviceError {
+    private func handleMessage(_ raw: UCIRawMessage, interrupted: (message: UCIRawMessage, segments: Int)?) {
+        if let (lost, segments) = interrupted {
             let error = UCIError(
                 .segmentMismatch, context: lost.name,
                 detail: "interrupted by CORE_DEVICE_STATUS_NTF(ERROR) after \(segments) segment(s) (\(lost.payload.count) bytes); discarded")
@@ -94,14 +93,15 @@ extension UCIClient {
     /// Records that session `id` is addressed by `token` from now on.
     func mapSession(_ id: UInt32, token: UInt32) {
         guard let record = sessions[id] else { return }
-        if record.token == token, routes[token]?.id == id { return }
-        if record.token != token { routes[record.token] = nil }
+        if record.token == token, reader.routes(token, to: id) { return }
         sessions[id]?.token = token
         if record.state == .deinitialized { sessions[id]?.state = .initialized }
-        closedTokens.remove(token)
-        routes[token] = SessionRoute(
-            id: id, includeAzimuth: record.parameters.reportsAzimuth, includeElevation: record.parameters.reportsElevation,
-            samples: record.samples)
+        reader.map(
+            token,
+            to: SessionRoute(
+                id: id, includeAzimuth: record.parameters.reportsAzimuth, includeElevation: record.parameters.reportsElevation,
+                samples: record.samples),
+            replacing: record.token)
         if token != id { logger.info("\(UCIClientError.sessionName(id)) has handle \(ClientText.hex32(token))") }
     }
 
@@ -110,7 +110,10 @@ extension UCIClient {
     private func handleNotification(_ raw: UCIRawMessage) {
         if raw.opcode == .sessionInfo, let view = try? UCISessionInfoView(payload: raw.payload) {
             // A segmented two-way SESSION_INFO_NTF.
-            deliver(view, message: raw)
+            if !reader.deliver(view) {
+                logger.notice("range data for unknown session \(ClientText.hex32(view.session))")
+                reportUnhandled(.unknownSession(view.session), message: raw, decoded: try? UCIMessage(decoding: raw, version: uciVersion))
+            }
             return
         }
         let notification: UCINotification
@@ -148,8 +151,8 @@ extension UCIClient {
     /// Delivers an OWR-AoA or DL-TDoA SESSION_INFO_NTF, typed, on its session's events, and the
     /// valid OWR-AoA measurements as angle-only samples.
     private func deliver(_ info: UCISessionInfo, raw: UCIRawMessage) {
-        guard let route = routes[info.session], let record = sessions[route.id] else {
-            if !closedTokens.contains(info.session) {
+        guard let route = reader.route(for: info.session), let record = sessions[route.id] else {
+            if !reader.wasClosed(info.session) {
                 logger.notice("range data for unknown session \(ClientText.hex32(info.session))")
                 reportUnhandled(.unknownSession(info.session), message: raw, decoded: .notification(.sessionInfo(info)))
             }
@@ -164,7 +167,10 @@ extension UCIClient {
                 dropped += 1
             }
         }
-        if dropped > 0 { noteDropped(token: info.session, count: dropped) }
+        route.samples.endOfBatch()
+        if dropped > 0 {
+            logger.warning("\(UCIClientError.sessionName(route.id)): \(dropped) range sample(s) dropped: the consumer does not keep up")
+        }
     }
 
     private func handleDeviceStatus(_ state: UCIDeviceState) {
@@ -202,8 +208,8 @@ extension UCIClient {
     }
 
     private func handleSessionStatus(token: UInt32, state: UCISessionState, reason: UCIReasonCode, raw: UCIRawMessage) {
-        guard let id = routes[token]?.id, var record = sessions[id] else {
-            if closedTokens.contains(token) {
+        guard let id = reader.session(for: token), var record = sessions[id] else {
+            if reader.wasClosed(token) {
                 logger.debug("status of closed session \(ClientText.hex32(token)): \(state), \(reason)")
             } else {
                 logger.notice("SESSION_STATUS_NTF for unknown session \(ClientText.hex32(token)): \(state), \(reason)")
@@ -234,50 +240,6 @@ extension UCIClient {
         }
     }
 
-    // MARK: Range data
-
-    /// Delivers every measurement of a two-way SESSION_INFO_NTF to its session's stream.
-    private func deliver(_ view: UCISessionInfoView, packet: UCIPacket? = nil, message: UCIRawMessage? = nil) {
-        let token = view.session
-        guard let route = routes[token] else {
-            unroutedMeasurementCount += view.measurementCount
-            let raw = message ?? packet.map {
-                UCIRawMessage(messageType: .notification, opcode: .sessionInfo, payload: Array($0.payload))
-            }
-            let decoded = raw.flatMap { try? UCIMessage(decoding: $0, version: uciVersion) }
-            if closedTokens.contains(token) {
-                logger.debug("range data of closed session \(ClientText.hex32(token))")
-            } else {
-                logger.notice("range data for unknown session \(ClientText.hex32(token))")
-                reportUnhandled(.unknownSession(token), message: raw, decoded: decoded)
-            }
-            return
-        }
-        let timestamp = MonotonicTime.seconds()
-        var dropped = 0
-        view.forEachSample(
-            timestamp: timestamp, includeAzimuth: route.includeAzimuth, includeElevation: route.includeElevation,
-            dialect: configuration.measurementDialect
-        ) { sample in
-            if !route.samples.deliver(UCIPeerRangeSample(session: route.id, peer: sample.peer, sample: sample.sample)) {
-                dropped += 1
-            }
-        }
-        logger.trace("range data", metadata: ["session": "\(route.id)", "measurements": "\(view.measurementCount)"])
-        if dropped > 0 { noteDropped(token: token, count: dropped) }
-    }
-
-    private func noteDropped(token: UInt32, count: Int) {
-        guard var route = routes[token] else { return }
-        let before = route.dropped
-        route.dropped += count
-        routes[token] = route
-        // Log the first drop, then every 100th, so a stalled consumer does not flood the log.
-        if before == 0 || before / 100 != route.dropped / 100 {
-            logger.warning("\(UCIClientError.sessionName(route.id)): \(route.dropped) range sample(s) dropped so far: the consumer does not keep up")
-        }
-    }
-
     // MARK: Unhandled messages and the end of the stream
 
     func reportUnhandled(_ reason: UCIUnhandledMessage.Reason, message: UCIRawMessage?, decoded: UCIMessage? = nil) {
@@ -286,7 +248,7 @@ extension UCIClient {
 
     /// The transport's stream ended: by our own close (ignored), or because the dev kit went away.
     private func readerEnded(generation: Int, error: (any Error)?) {
-        guard generation == readerGeneration else { return }
+        guard reader.isCurrent(generation) else { return }
         let lost = (error as? UWBDeviceError) ?? UWBDeviceError(
             .disconnected, device: device,
             reason: error.map { "the link failed: \($0)" } ?? "the link closed unexpectedly")

@@ -111,7 +111,7 @@ extension UCIClient {
             }
             var wait = Duration.seconds(5)
             if let limit = configuration.reconnectTimeout { wait = min(wait, limit - start.duration(to: clock.now)) }
-            readerGeneration += 1
+            stopReading()
             await transport.close()
             do {
                 try await transport.waitUntilPresent(timeout: wait)
@@ -163,10 +163,7 @@ extension UCIClient {
         // The reset removed every session from the UWBS.
         for id in sessionOrder {
             guard let record = sessions[id] else { continue }
-            if routes[record.token]?.id == id {
-                routes[record.token] = nil
-                closedTokens.insert(record.token)
-            }
+            reader.unmap(record.token, session: id)
             sessions[id]?.state = .deinitialized
             sessions[id]?.token = id
         }

@@ -103,10 +103,7 @@ extension UCIClient {
     func removeSession(_ id: UInt32) {
         guard let record = sessions.removeValue(forKey: id) else { return }
         sessionOrder.removeAll { $0 == id }
-        if routes[record.token]?.id == id {
-            routes[record.token] = nil
-            closedTokens.insert(record.token)
-        }
+        reader.unmap(record.token, session: id)
         record.stateWaiter?.promise.fail(notOpenError(id))
         record.finishStreams()
     }

@@ -51,9 +51,9 @@ public actor UCIClient {
 
     // Commands and packets.
     var pending: PendingCommand?
-    var reassembler = UCIReassembler()
+    /// Reads the transport on its own thread: routes range data, queues the rest for the actor.
+    nonisolated let reader: ClientReader
     var readerTask: Task<Void, Never>?
-    var readerGeneration = 0
     var readyWaiter: Promise<Void>?
     /// Notification types whose trailing bytes were logged (once each).
     var trailingBytesLogged: Set<UCIOpcode> = []
@@ -67,15 +67,12 @@ public actor UCIClient {
     // Sessions.
     var sessions: [UInt32: SessionRecord] = [:]
     var sessionOrder: [UInt32] = []
-    var routes: [UInt32: SessionRoute] = [:]
-    var closedTokens: Set<UInt32> = []
-    /// Measurements of SESSION_INFO_NTFs for no open session (see ``unroutedMeasurements``).
-    var unroutedMeasurementCount = 0
 
     /// Measurements received in SESSION_INFO_NTFs of a session that is no longer (or not) open
-    /// here, e.g. sent by the UWBS just before a device error or a close took effect: they are
-    /// discarded (logged), and counted here so a load test accounts for every measurement.
-    public var unroutedMeasurements: Int { unroutedMeasurementCount }
+    /// here, e.g. sent by the UWBS just before a device error or a close took effect: the client
+    /// routes range data by session itself and drops data for unknown sessions (logged), counted
+    /// here so a load test accounts for every measurement.
+    public var unroutedMeasurements: Int { reader.unrouted }
 
     // Recovery.
     var recoveryTask: Task<Void, Never>?
@@ -98,6 +95,7 @@ public actor UCIClient {
         var logger = logger
         logger[metadataKey: "device"] = "\(transport.name)"
         self.logger = logger
+        self.reader = ClientReader(logger: logger, dialect: configuration.measurementDialect)
     }
 
     // MARK: Streams
@@ -144,7 +142,7 @@ public actor UCIClient {
             try await bringUp()
         } catch {
             releaseGate()
-            readerGeneration += 1
+            stopReading()
             pending = nil
             if case .closed = phase {} else { phase = .idle }
             await transport.close()
@@ -189,8 +187,8 @@ public actor UCIClient {
         }
         sessions.removeAll()
         sessionOrder.removeAll()
-        routes.removeAll()
-        readerGeneration += 1
+        reader.unmapAll()
+        stopReading()
         await transport.close()
         readerTask?.cancel()
         readerTask = nil
@@ -315,8 +313,7 @@ public actor UCIClient {
         sessions[id]?.parameters = parameters
         sessions[id]?.configs = configs
         if let token = sessions[id]?.token {
-            routes[token]?.includeAzimuth = parameters.reportsAzimuth
-            routes[token]?.includeElevation = parameters.reportsElevation
+            reader.setAngles(token, azimuth: parameters.reportsAzimuth, elevation: parameters.reportsElevation)
         }
     }
 

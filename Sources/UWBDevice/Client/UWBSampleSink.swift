@@ -1,22 +1,29 @@
 public import UCI
 
-/// Where an open session's range samples go: called by the ``UCIClient``'s reader, in arrival
-/// order, synchronously, for every measurement of every SESSION_INFO_NTF of the session.
+/// Where an open session's range samples go: called by the ``UCIClient``'s reader on the
+/// transport's own thread (the thread that read the bytes), in arrival order, synchronously,
+/// for every measurement of every SESSION_INFO_NTF of the session.
 ///
 /// The default (``UCIClient/openSession(id:type:parameters:samples:)`` without a sink) feeds the
-/// session's ``UWBSession/samples`` stream. A consumer with its own inbox (an NI session's
-/// mailbox) passes a sink that posts into it, so a sample crosses one queue instead of two.
-/// `deliver` must not block: it runs on the client's reader.
+/// session's ``UWBSession/samples`` stream. A consumer that can take a sample where it arrives
+/// (an NI session's ranging pipeline, `nearby uwb range`'s printer) passes a sink, so a sample
+/// crosses no queue at all. `deliver` must not block: it runs on the transport's reader.
 public struct UWBSampleSink: Sendable {
     /// Delivers one sample; returns `false` if the consumer had to drop one (it is behind) —
     /// the client counts those and logs them.
     public let deliver: @Sendable (UCIPeerRangeSample) -> Bool
+    /// Called after the last sample of each notification (a batch: one write per burst).
+    public let endOfBatch: @Sendable () -> Void
     /// Called once when the session is gone (closed, deinitialized by the UWBS, client closed).
     public let finish: @Sendable () -> Void
 
-    /// A sink of two closures.
-    public init(deliver: @escaping @Sendable (UCIPeerRangeSample) -> Bool, finish: @escaping @Sendable () -> Void = {}) {
+    /// A sink of closures.
+    public init(
+        deliver: @escaping @Sendable (UCIPeerRangeSample) -> Bool, endOfBatch: @escaping @Sendable () -> Void = {},
+        finish: @escaping @Sendable () -> Void = {}
+    ) {
         self.deliver = deliver
+        self.endOfBatch = endOfBatch
         self.finish = finish
     }
 

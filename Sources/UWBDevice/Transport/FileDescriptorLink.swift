@@ -6,8 +6,13 @@ import Synchronization
 import UCI
 
 /// A file descriptor carrying a UCI byte stream (a tty or a TCP socket): a reader thread cuts
-/// the bytes into typed packets with ``UCI/UCIPacketFramer`` and yields them; writes go out whole with a
-/// deadline. All the raw `poll`/`read`/`write` code of the serial and TCP transports is here.
+/// the bytes into typed packets with ``UCI/UCIPacketFramer`` and yields them (the client decodes
+/// and routes them right there, on this thread); writes go out whole with a deadline. All the
+/// raw `poll`/`read`/`write` code of the serial and TCP transports is here.
+///
+/// A socket is read with a blocking `recv` (one system call per burst; ``stop()`` shuts the
+/// socket down to end it) and written with `MSG_DONTWAIT`; a tty, which cannot be shut down, is
+/// read after `poll` on it and a wake-up pipe.
 final class FileDescriptorLink: Sendable {
     /// How the other end going away reads in messages ("the tty was closed", ...).
     let hangupReason: String
@@ -20,8 +25,13 @@ final class FileDescriptorLink: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
 
-    /// Takes ownership of `fd` (closed by ``stop()``), which must be non-blocking.
+    /// Takes ownership of `fd` (closed by ``stop()``), which must be non-blocking (a socket is
+    /// made blocking for its reader; its writes do not block).
     init(fd: Int32, isSocket: Bool, device: String, hangupReason: String) throws(UWBDeviceError) {
+        if isSocket {
+            let flags = fcntl(fd, F_GETFL)
+            if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        }
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else {
             let error = UWBDeviceError.posix(errno, device: device, operation: "create a wake-up pipe")
@@ -50,6 +60,10 @@ final class FileDescriptorLink: Sendable {
     }
 
     private func readLoop(_ continuation: UCIPacketStream.Continuation) {
+        if isSocket {
+            socketReadLoop(continuation)
+            return
+        }
         var framer = UCIPacketFramer()
         var buffer = [UInt8](repeating: 0, count: 4096)
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
@@ -69,21 +83,47 @@ final class FileDescriptorLink: Sendable {
             guard fds[0].revents != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
-                framer.append(buffer[0..<count])
+                buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 while let packet = framer.nextPacket() { continuation.yield(packet) }
                 continue
             }
             if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
-            let detail = count == 0 ? "" : " (\(String(cString: strerror(errno))))"
-            var reason = hangupReason + detail
-            if framer.bufferedByteCount > 0 {
-                reason += "; \(framer.bufferedByteCount) byte(s) of an incomplete packet were lost"
-            }
-            continuation.finish(throwing: UWBDeviceError(
-                .disconnected, device: device, reason: reason,
-                remedy: "Reconnect the device; nearby reopens it when it is back."))
+            hungUp(continuation, framer: framer, error: count == 0 ? nil : errno)
             return
         }
+    }
+
+    /// A socket: one blocking `recv` per burst; ``stop()`` shuts the socket down, which ends it.
+    private func socketReadLoop(_ continuation: UCIPacketStream.Continuation) {
+        var framer = UCIPacketFramer()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                while let packet = framer.nextPacket() { continuation.yield(packet) }
+                continue
+            }
+            let error = errno
+            if stopped.load(ordering: .acquiring) {
+                continuation.finish()
+                return
+            }
+            if count < 0 && (error == EINTR || error == EAGAIN) { continue }
+            hungUp(continuation, framer: framer, error: count == 0 ? nil : error)
+            return
+        }
+    }
+
+    private func hungUp(_ continuation: UCIPacketStream.Continuation, framer: UCIPacketFramer, error: Int32?) {
+        let detail = error.map { " (\(String(cString: strerror($0))))" } ?? ""
+        var reason = hangupReason + detail
+        if framer.bufferedByteCount > 0 {
+            reason += "; \(framer.bufferedByteCount) byte(s) of an incomplete packet were lost"
+        }
+        continuation.finish(throwing: UWBDeviceError(
+            .disconnected, device: device, reason: reason,
+            remedy: "Reconnect the device; nearby reopens it when it is back."))
     }
 
     /// Writes all of `bytes`, waiting at most `timeout` for the device to take them.
@@ -95,7 +135,7 @@ final class FileDescriptorLink: Sendable {
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
                 isSocket
-                    ? send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                    ? send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
                     : Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
             }
             if count >= 0 {
@@ -127,6 +167,7 @@ final class FileDescriptorLink: Sendable {
     /// descriptor. Idempotent.
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if isSocket { _ = shutdown(fd, Int32(SHUT_RDWR)) }
         var byte: UInt8 = 1
         _ = Glibc.write(wakeWrite, &byte, 1)
         if started.load(ordering: .acquiring) { _ = finished.wait(timeout: .now() + 5) }

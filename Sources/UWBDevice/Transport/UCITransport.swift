@@ -1,9 +1,5 @@
 import NearbyBase
-public import UCI
-
-/// What a ``UCITransport`` receives: typed UCI packets (header decoded once, by the transport's
-/// ``UCI/UCIPacketFramer`` for byte-stream links), in arrival order.
-public typealias UCIPacketStream = AsyncThrowingStream<UCIPacket, any Error>
+import UCI
 
 /// A link to a UWB subsystem carrying whole UCI packets (header + payload, one segment each).
 ///
