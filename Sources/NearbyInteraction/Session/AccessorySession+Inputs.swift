@@ -17,8 +17,8 @@ struct IncomingMessage {
 
 extension AccessorySession {
     /// Handles inputs until `match` accepts a message (returns its value) or `deadline` passes
-    /// (returns `nil`). Everything else is handled on the way: samples and ticks while
-    /// ranging, link and UWB events, stop. A message `match` does not want is logged and dropped.
+    /// (returns `nil`). Everything else is handled on the way: the lane's signals, link and UWB
+    /// events, stop. A message `match` does not want is logged and dropped.
     /// - Throws: ``SessionInterrupt`` from `match` or from what happened on the way.
     func waitForMessage<T>(
         until deadline: ContinuousClock.Instant?,
@@ -102,24 +102,21 @@ extension AccessorySession {
                 // Reported (above); the session goes on as far as the link allows.
                 logger.notice("BLE security: \(error)")
             }
-        case .sample(let sample, let generation):
-            guard generation == uwbGeneration, state == .ranging else {
-                losses.discard()
-                return
-            }
-            try recoverIfLost(process(sample))
         case .uwb(let event, let generation):
             guard generation == uwbGeneration else { return }
             try handle(event)
-        case .tick(let now):
-            reportLosses()
-            guard state == .ranging else { return }
-            let events = pipeline.tick(now: scaled(now))
-            for event in events {
-                logger.info("\(event)")
-                emit(.ranging(event), at: event.timestamp)
-            }
-            try recoverIfLost(events)
+        case .lane(.lost(let epoch)):
+            // The one silence detector: `lost` on the samples' clock (found by the lane's timer,
+            // or by a sample after the silence, e.g. an error-status one) starts the recovery, a
+            // start over (the accessory may have ended its session; Apple's sample app does
+            // 0x0C + 0x0A on its timeout). The lane does not report it while the dev kit itself
+            // is away (the UCI client restores the session by itself).
+            guard epoch == laneEpoch, state == .ranging else { return }
+            throw .startOver(.noRange(seconds: configuration.lostAfter))
+        case .lane(.rangingAgain(let epoch)):
+            guard epoch == laneEpoch, attempts != 0 else { return }
+            logger.info("ranging again after \(attempts) tr\(attempts == 1 ? "y" : "ies")")
+            attempts = 0
         case .message, .deadline:
             return
         }
@@ -134,6 +131,7 @@ extension AccessorySession {
             emit(.uwb(event))
             uwbSession = nil
             uwbGeneration += 1
+            lane.pause()
             throw .restart(.uwbFailed("the dev kit ended the session (\(reason))"))
         case .stateChanged(.idle, let reason) where reason != .stateChangeWithSessionManagementCommands:
             // The kit stopped ranging (e.g. max ranging-round retries): the accessory may have
@@ -145,53 +143,27 @@ extension AccessorySession {
         case .interrupted:
             emit(.uwb(event))
             uwbInterrupted = true
+            lane.setInterrupted(true, at: MonotonicTime.seconds())
         case .restored:
             emit(.uwb(event))
             uwbInterrupted = false
-            pipeline.expectSamples(since: scaled(MonotonicTime.seconds()))
+            lane.setInterrupted(false, at: MonotonicTime.seconds())
         case .measurements:
             return
         case .restoreFailed(let error):
             emit(.uwb(event))
             uwbSession = nil
             uwbGeneration += 1
+            lane.pause()
             throw .restart(.uwbFailed(error.reason))
         }
     }
 
-    /// The one silence detector: `lost` on the samples' clock (found by a tick, or by a sample
-    /// after the silence, e.g. an error-status one) starts the recovery, a start over (the
-    /// accessory may have ended its session; Apple's sample app does 0x0C + 0x0A on its
-    /// timeout), unless the same sample found the accessory again or the dev kit itself is away
-    /// (the UCI client restores the session by itself).
-    private func recoverIfLost(_ events: RangingEvents) throws(SessionInterrupt) {
-        guard !uwbInterrupted, pipeline.state == .lost,
-            events.contains(where: { if case .lost = $0 { true } else { false } })
-        else { return }
-        throw .startOver(.noRange(seconds: configuration.lostAfter))
-    }
-
-    /// One range sample through the pipeline: one update, carrying the events it caused.
-    /// - Returns: those events.
-    private func process(_ peerSample: UCIPeerRangeSample) -> RangingEvents {
-        var sample = peerSample.sample
-        sample.timestamp = scaled(sample.timestamp)
-        let update = pipeline.process(sample)
-        samplesProcessed += 1
-        if sample.isUsable, attempts != 0 {
-            logger.info("ranging again after \(attempts) tr\(attempts == 1 ? "y" : "ies")")
-            attempts = 0
-        }
-        for event in update.events { logger.info("\(event)") }
-        // An update without events may be dropped if the consumer falls behind; one with a zone
-        // change, `lost` or `found` never is.
-        emit(.update(update), at: update.timestamp, droppable: update.events.isEmpty)
-        return update.events
-    }
-
-    /// Reports the samples dropped from the inbox and discarded since the last report (checked
-    /// every tick and at the end).
+    /// Reports the samples the lane discarded since the last report (at every state change and
+    /// at the end).
     func reportLosses() {
-        losses.report(mailbox, logger: logger) { emit(.dropped($0)) }
+        guard let report = lane.takeLossReport() else { return }
+        logger.info("\(report)")
+        emit(.dropped(report))
     }
 }

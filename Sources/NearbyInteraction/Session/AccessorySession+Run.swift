@@ -272,12 +272,13 @@ extension AccessorySession {
                 try handleUWBError(error, doing: "start the local session")
             }
         }
-        pipeline.expectSamples(since: scaled(MonotonicTime.seconds()))
         uwbInterrupted = false
+        laneEpoch = lane.begin(session: session.id, at: MonotonicTime.seconds())
         setState(.ranging)
     }
 
-    /// Ranges until something interrupts: samples and ticks are handled on the way.
+    /// Ranges until something interrupts: the lane's signals, link and UWB events are handled on
+    /// the way (samples never come here: the lane takes them on the transport's reader).
     func rangeUntilInterrupted() async throws(SessionInterrupt) {
         while true {
             _ = try await waitForMessage(until: nil) { incoming throws(SessionInterrupt) -> Bool? in
@@ -353,7 +354,7 @@ extension AccessorySession {
 
     private func openUWBSession(_ plan: SessionPlan) async throws(SessionInterrupt) -> UWBSession {
         do {
-            return try await client.openSession(id: plan.sessionID, parameters: plan.hostParameters, samples: sampleSink())
+            return try await client.openSession(id: plan.sessionID, parameters: plan.hostParameters, samples: lane.sink(for: plan.sessionID))
         } catch {
             switch error.code {
             case .sessionLimit where attempts > 0:

@@ -19,12 +19,14 @@ public import NIProtocol
 ///    own work from 0x01 arriving to 0x0B leaving is measured (``SessionLatency``, budget 5 ms),
 ///    logged and reported in ``NearbySessionEvent/Kind/configured(_:_:)``.
 /// 3. Waits for accessoryUwbDidStart (0x02) (``AccessorySessionConfiguration/startTimeout``),
-///    starts the local session, and feeds every range sample to a ``RangingPipeline``. Samples go
-///    from the UCI client straight into the session's bounded inbox (one queue; the oldest
-///    samples are dropped and counted when the session falls behind).
+///    starts the local session, and ranges: the UCI client routes the session's range samples
+///    to the session's ``RangingLane`` (the per-sample middle both roles share), which runs each
+///    through the ranging pipeline on the transport's reader, where it was decoded, and queues
+///    the update: no queue and no hand-off between the kit and the pipeline.
 /// 4. When ranging stops (the pipeline reports `lost`: no usable sample for
 ///    ``AccessorySessionConfiguration/lostAfter`` on the samples' clock, the one silence
-///    detector; the dev kit stopping the session; accessoryUwbDidStop) restarts with the cached
+///    detector, timed by the lane only while ranging; the dev kit stopping the session;
+///    accessoryUwbDidStop) restarts with the cached
 ///    configuration; when the session has
 ///    ended (the accessory rejects the cached configuration, does not start, the local session
 ///    is gone) starts over (0x0C, 0x0A, a new configuration); after a link loss reconnects the
@@ -67,22 +69,21 @@ public actor AccessorySession {
     /// How many sessions were planned (fresh starts that got as far as configureAndStart).
     public internal(set) var configurationCount = 0
     /// Range samples that went through the pipeline (one update each).
-    public internal(set) var samplesProcessed = 0
+    public var samplesProcessed: Int { lane.processed }
 
     /// Where events go: ``events``, or the manager's queue.
     let output: Mailbox<NearbySessionEvent>
     /// `true` if ``output`` is the session's own (it ends with the session).
     let ownsOutput: Bool
     let logger: Logger
-    /// The one inbox of the state machine: samples (droppable), messages, link and UWB events,
-    /// ticks, deadlines, stop.
+    /// The one inbox of the state machine: messages, link and UWB events, the lane's signals,
+    /// deadlines, stop. Range samples never wait here: the lane takes them where they arrive.
     let mailbox: Mailbox<SessionInput>
-    /// Samples the inbox dropped and samples discarded (a stopped UWB session's, or while not
-    /// ranging, or at the end), and what of them was reported.
-    var losses = SampleLosses()
+    /// The per-sample middle: the pipeline, on the transport's reader.
+    let lane: RangingLane
+    /// The lane's epoch of the current ranging (its older signals are stale).
+    var laneEpoch = 0
     var planner: SessionPlanner
-    var pipeline: RangingPipeline<ConfiguredFilter>
-    let epoch: Double
 
     var runTask: Task<Void, Never>?
     var pumps: [Task<Void, Never>] = []
@@ -122,19 +123,12 @@ public actor AccessorySession {
         self.channel = channel
         self.client = client
         self.configuration = configuration
-        epoch = configuration.timeEpoch ?? MonotonicTime.seconds()
         var logger = logger
         logger[metadataKey: "accessory"] = "\(identity.id)"
         self.logger = logger
         self.planner = SessionPlanner(options: configuration.planning)
-        if let filters = configuration.filters {
-            self.pipeline = RangingPipeline(
-                distanceFilter: filters.distance, angleFilter: filters.angle, zones: configuration.zones,
-                lostAfter: configuration.lostAfter)
-        } else {
-            self.pipeline = RangingPipeline(filter: configuration.filter, zones: configuration.zones, lostAfter: configuration.lostAfter)
-        }
-        self.mailbox = Mailbox(capacity: configuration.queueCapacity)
+        let mailbox = Mailbox<SessionInput>(capacity: configuration.queueCapacity)
+        self.mailbox = mailbox
         self.events = Mailbox(capacity: configuration.queueCapacity)
         if let output {
             self.output = output
@@ -144,17 +138,22 @@ public actor AccessorySession {
             self.output = events
             self.ownsOutput = true
         }
+        self.lane = RangingLane(identity: identity, configuration: configuration, output: self.output, logger: logger) { signal in
+            mailbox.post(.lane(signal))
+        }
     }
 
-    /// Range samples dropped so far because the session fell behind (its inbox was full).
-    public nonisolated var droppedSamples: Int { mailbox.droppedCount }
+    /// Range samples dropped because the session fell behind the kit: always 0, since samples
+    /// no longer wait in an inbox (the lane takes each on the transport's reader). Samples the
+    /// session could not use are counted as discarded (``NearbySessionEvent/Kind/dropped(_:)``
+    /// with queue `stopped-session`); updates its consumer did not keep up with, by the manager.
+    public nonisolated var droppedSamples: Int { 0 }
 
     /// Starts the session (no-op if already started).
     public func start() {
         guard runTask == nil, !state.isFinal else { return }
         pumps = SessionPumps.start(
-            channel: channel, into: mailbox, tickInterval: configuration.tickInterval, message: { .message($0, at: $1) },
-            ended: .messagesEnded, link: { .link($0) }, tick: { .tick(at: $0) })
+            channel: channel, into: mailbox, message: { .message($0, at: $1) }, ended: .messagesEnded, link: { .link($0) })
         runTask = Task { await self.run() }
     }
 
@@ -181,9 +180,7 @@ public actor AccessorySession {
 
     /// The pipeline's clock: MonotonicTime, scaled by ``AccessorySessionConfiguration/timeScale``
     /// around the session's creation.
-    func scaled(_ time: Double) -> Double {
-        configuration.timeScale == 1 ? time : epoch + (time - epoch) * configuration.timeScale
-    }
+    func scaled(_ time: Double) -> Double { lane.scaled(time) }
 
     /// Reports an event; `droppable` ones (updates without events) may be dropped when the
     /// consumer falls behind.
@@ -193,6 +190,8 @@ public actor AccessorySession {
 
     func setState(_ new: AccessorySessionState) {
         guard new != state else { return }
+        if state == .ranging { lane.pause() }
+        reportLosses()
         state = new
         logger.info("state: \(new)")
         emit(.state(new))
@@ -204,11 +203,9 @@ public actor AccessorySession {
         for pump in uwbPumps { pump.cancel() }
         pumps = []
         uwbPumps = []
-        // Samples still waiting when the session ends are never read, and those the kit
-        // delivered after the run loop was cancelled were refused by the inbox: both counted as
-        // discarded, and the last counts reported before the final state.
-        let leftovers = mailbox.takeAll().filter { if case .sample = $0 { true } else { false } }.count
-        losses.closing(mailbox, leftovers: leftovers)
+        // Samples the kit delivered after ranging stopped were discarded by the lane: their
+        // count is reported before the final state.
+        lane.close()
         reportLosses()
         setState(final)
         if ownsOutput { output.finish() }
@@ -234,6 +231,7 @@ public actor AccessorySession {
         guard let session = uwbSession else { return }
         uwbSession = nil
         uwbGeneration += 1
+        lane.pause()
         for pump in uwbPumps { pump.cancel() }
         uwbPumps = []
         do {
@@ -245,16 +243,8 @@ public actor AccessorySession {
         }
     }
 
-    /// The sink for the next local UWB session's samples: straight into the mailbox (droppable),
-    /// tagged with the generation that session will get.
-    func sampleSink() -> UWBSampleSink {
-        let generation = uwbGeneration + 1
-        let mailbox = mailbox
-        return UWBSampleSink { sample in mailbox.post(.sample(sample, generation: generation), droppable: true) }
-    }
-
-    /// Adopts a new local UWB session (opened with ``sampleSink()``) and routes its events to
-    /// the mailbox.
+    /// Adopts a new local UWB session (opened with the lane's sink: the client routes its
+    /// samples there) and routes its events to the mailbox, tagged with a new generation.
     func attach(_ session: UWBSession) {
         for pump in uwbPumps { pump.cancel() }
         uwbGeneration += 1
@@ -278,14 +268,10 @@ enum SessionInput: Sendable {
     case messagesEnded
     /// The data channel's link changed.
     case link(DataChannelEvent)
-    /// A range sample of the local UWB session `generation`.
-    case sample(UCIPeerRangeSample, generation: Int)
     /// An event of the local UWB session `generation`.
     case uwb(UWBSessionEvent, generation: Int)
-    /// The periodic check (pipeline silence, ranging timeout), posted at `at` (``MonotonicTime``).
-    /// Silence is measured to the post time, not to when the mailbox gets to it: samples
-    /// queued before the tick were received before it and must not count as silence.
-    case tick(at: Double)
+    /// The lane lost the accessory, or ranges again.
+    case lane(RangingLane.Signal)
     /// A wait's deadline passed (`token` names the wait).
     case deadline(Int)
     /// ``AccessorySession/stop()`` was called.

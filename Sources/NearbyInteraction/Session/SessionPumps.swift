@@ -3,8 +3,27 @@ import NearbySupport
 import UWBDevice
 
 /// The tasks that feed a session's inbox (both roles' sessions, both managers): the data
-/// channel's messages and link events, the periodic tick, the kit's device events.
+/// channel's messages and link events, the kit's device events. Each waits for what it
+/// forwards: nothing runs while nothing arrives.
 enum SessionPumps {
+    /// Starts two tasks posting into `mailbox`: every message (with its arrival time), then
+    /// `ended` when the message stream finishes; every link event. Cancel them to stop.
+    static func start<Input: Sendable>(
+        channel: any DataChannel, into mailbox: Mailbox<Input>,
+        message: @escaping @Sendable ([UInt8], ContinuousClock.Instant) -> Input, ended: Input,
+        link: @escaping @Sendable (DataChannelEvent) -> Input
+    ) -> [Task<Void, Never>] {
+        [
+            Task {
+                for await bytes in channel.messages { mailbox.post(message(bytes, .now)) }
+                mailbox.post(ended)
+            },
+            Task {
+                for await event in channel.events { mailbox.post(link(event)) }
+            },
+        ]
+    }
+
     /// Starts three tasks posting into `mailbox`: every message (with its arrival time), then
     /// `ended` when the message stream finishes; every link event; a tick every `interval`
     /// (posted with ``MonotonicTime`` seconds). Cancel them to stop.
