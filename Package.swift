@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .executable(name: "nearby", targets: ["nearby"]),
         .library(name: "NearbyBase", targets: ["NearbyBase"]),
+        .library(name: "NearbySupport", targets: ["NearbySupport"]),
         .library(name: "Ranging", targets: ["Ranging"]),
         .library(name: "UCI", targets: ["UCI"]),
         .library(name: "NIProtocol", targets: ["NIProtocol"]),
@@ -47,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Documentation (issue 29): `make docs` renders each library's DocC catalog with it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Latency histograms of `make perf` (LatencyProbe, off unless NEARBY_LATENCY_LOG is set).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // C system libraries: module map + shim.h only.
@@ -76,7 +79,9 @@ let package = Package(
             swiftSettings: swiftSettings),
 
         // Shared helpers for the I/O modules (files, locks, broadcasting, timeouts).
-        .target(name: "NearbySupport", dependencies: ["NearbyBase"], swiftSettings: swiftSettings),
+        .target(
+            name: "NearbySupport", dependencies: ["NearbyBase", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: swiftSettings),
 
         // I/O modules.
         .target(

@@ -38,7 +38,8 @@ enum HookProcess {
     }
 
     static func run(
-        _ argv: [String], environment: [(name: String, value: String)], timeout: Duration, grace: Duration, tailLimit: Int
+        _ argv: [String], environment: [(name: String, value: String)], timeout: Duration, grace: Duration, tailLimit: Int,
+        started: (@Sendable () -> Void)? = nil
     ) async -> Result {
         let clock = ContinuousClock()
         let start = clock.now
@@ -57,7 +58,9 @@ enum HookProcess {
                 executable, arguments: Arguments(Array(argv.dropFirst())), environment: .inherit.updating(overrides),
                 platformOptions: options, input: .none, output: .sequence, error: .sequence
             ) { execution in
-                await supervise(execution, deadline: deadline, teardown: teardown, tailLimit: tailLimit)
+                // The process runs (swift-subprocess returns once the child has exec'd).
+                started?()
+                return await supervise(execution, deadline: deadline, teardown: teardown, tailLimit: tailLimit)
             }
             let supervision = result.closureResult
             let status: HookOutcome.Status =

@@ -259,9 +259,16 @@ public actor HookRunner {
         let timeout = Duration.milliseconds(Int64((hook.timeout * 1000).rounded(.up)))
         let grace = options.killGracePeriod
         let tailLimit = options.outputTailBytes
+        // `make perf`: the latency from the sample's read to the hook's process running.
+        var started: (@Sendable () -> Void)?
+        if let probe = LatencyProbe.shared {
+            let eventTime = event.timestamp
+            started = { probe.recordHook(readAt: eventTime, startedAt: LatencyProbe.wallNow()) }
+        }
+        let onStart = started
         states[index].task = Task {
             let result = await HookProcess.run(
-                hook.run, environment: event.environment, timeout: timeout, grace: grace, tailLimit: tailLimit)
+                hook.run, environment: event.environment, timeout: timeout, grace: grace, tailLimit: tailLimit, started: onStart)
             self.completed(index, event: event, coalesced: coalesced, result: result)
         }
     }

@@ -89,6 +89,66 @@ public struct LineReader: ~Copyable {
         }
     }
 
+    /// The next line as its bytes (without the line terminator), handed to `body` in place:
+    /// no string is made and, for a line inside the read buffer, nothing is copied. `nil` at the
+    /// end of the file.
+    /// - Parameter body: gets the bytes (valid only during the call) and the 1-based line number.
+    /// - Throws: ``FileSystemError`` if reading fails or a line exceeds ``maximumLineLength``;
+    ///   what `body` throws.
+    public mutating func nextBytes<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer, Int) throws(Failure) -> Result
+    ) throws -> Result? {
+        while true {
+            if start < end {
+                let newline = buffer.withUnsafeBufferPointer { bytes -> Int? in
+                    var i = start
+                    while i < end {
+                        if bytes[i] == 0x0A { return i }
+                        i += 1
+                    }
+                    return nil
+                }
+                if let newline {
+                    if pending.isEmpty {
+                        // The whole line is in the buffer: hand it over in place.
+                        let lineStart = start
+                        start = newline + 1
+                        lineNumber += 1
+                        var lineEnd = newline
+                        if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                        let number = lineNumber
+                        return try buffer.withUnsafeBytes { raw in
+                            try body(UnsafeRawBufferPointer(rebasing: raw[lineStart..<lineEnd]), number)
+                        }
+                    }
+                    try appendPending(buffer[start..<newline])
+                    start = newline + 1
+                    return try takePending(body)
+                }
+                try appendPending(buffer[start..<end])
+                start = end
+            }
+            if atEnd {
+                guard !pending.isEmpty else { return nil }
+                return try takePending(body)
+            }
+            try fill()
+        }
+    }
+
+    private mutating func takePending<Result, Failure: Error>(
+        _ body: (UnsafeRawBufferPointer, Int) throws(Failure) -> Result
+    ) throws -> Result {
+        lineNumber += 1
+        var count = pending.count
+        if count > 0 && pending[count - 1] == 0x0D { count -= 1 }
+        defer { pending.removeAll(keepingCapacity: true) }
+        let number = lineNumber
+        return try pending.withUnsafeBytes { raw in
+            try body(UnsafeRawBufferPointer(rebasing: raw[0..<count]), number)
+        }
+    }
+
     /// Reads every line of `path` in order and passes it to `body`.
     /// - Throws: ``FileSystemError`` from opening or reading, or whatever `body` throws.
     public static func forEachLine(in path: String, _ body: (Line) throws -> Void) throws {

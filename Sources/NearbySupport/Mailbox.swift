@@ -134,6 +134,24 @@ public final class Mailbox<Element: Sendable>: Sendable {
     /// How many elements wait.
     public var count: Int { state.withLock { $0.droppable.count + $0.kept.count } }
 
+    /// Waits for at least one element, then moves every element waiting (at most `limit`) into
+    /// `batch`, in posting order, under one lock: a consumer handles a burst and writes once.
+    /// - Returns: `false` (and `batch` unchanged) once the mailbox is finished and drained, or the
+    ///   receiving task was cancelled.
+    public func receive(into batch: inout [Element], limit: Int = .max) async -> Bool {
+        guard let first = await receive() else { return false }
+        batch.append(first)
+        guard limit > 1 else { return true }
+        state.withLock { state in
+            var taken = 1
+            while taken < limit, let element = state.takeFirst() {
+                batch.append(element)
+                taken += 1
+            }
+        }
+        return true
+    }
+
     /// The next element in posting order, waiting for one; `nil` once the mailbox is finished
     /// and drained, or the receiving task was cancelled.
     public func receive() async -> Element? {

@@ -134,7 +134,7 @@ struct UWBRangeCommand: AsyncParsableCommand {
 
         // Armed before the first sample is printed: a signal sent on seeing output is never lost.
         let result = await onSignal({ run.stop(.signal($0)) }) {
-            await run.run(count: count, sample: { output.sample($0, start: run.start) }, event: output.event)
+            await run.run(count: count, sample: { output.sample($0, start: run.start) }, batchEnd: { output.flush() }, event: output.event)
         }
         for error in result.errors { Console.error("error: \(error)") }
         output.note("stopped after \(result.samples) sample(s)" + (result.stop.map { ", \($0)" } ?? "") + "; session \(id) closed")

@@ -4,6 +4,7 @@ public import NearbyInteraction
 public import NIProtocol
 public import Ranging
 import LowEnergy
+public import NearbySupport
 import UCI
 
 /// The one JSON encoding of a run's events: `nearby range --json`, `demo --json` and
@@ -138,6 +139,49 @@ public enum RunJSON {
         return objects
     }
 
+    /// Appends the line of an update (the object ``objects(for:context:)`` ends with, and a
+    /// newline) to `out` in place: the same bytes, without building objects or strings, so the
+    /// hot line of a run allocates nothing. The update's `ranging` objects are not included.
+    public static func appendUpdateLine(
+        _ update: RangingUpdate, accessory: AccessoryIdentity?, time: Double, context: RunContext, to out: inout [UInt8]
+    ) {
+        JSONBytes.append(#"{"t_s":"#, to: &out)
+        JSONBytes.appendNumber(context.elapsed(time), decimals: 3, to: &out)
+        JSONBytes.append(#","event":"update","accessory":"#, to: &out)
+        JSONBytes.appendString(accessory?.id, to: &out)
+        JSONBytes.append(#","name":"#, to: &out)
+        JSONBytes.appendString(accessory?.displayName, to: &out)
+        JSONBytes.append(#","distance_m":"#, to: &out)
+        JSONBytes.appendNumber(update.distance, decimals: 3, to: &out)
+        JSONBytes.append(#","velocity_mps":"#, to: &out)
+        JSONBytes.appendNumber(update.velocity, decimals: 3, to: &out)
+        JSONBytes.append(#","azimuth_deg":"#, to: &out)
+        JSONBytes.appendNumber(update.direction?.azimuth, decimals: 2, to: &out)
+        JSONBytes.append(#","elevation_deg":"#, to: &out)
+        JSONBytes.appendNumber(update.direction?.elevation, decimals: 2, to: &out)
+        JSONBytes.append(#","confidence":"#, to: &out)
+        JSONBytes.appendNumber(update.confidence, decimals: 3, to: &out)
+        JSONBytes.append(#","zone":"#, to: &out)
+        if let zone = update.zone {
+            out.append(UInt8(ascii: "\""))
+            zone.zoneName.withUTF8 { JSONBytes.appendEscaped($0, to: &out) }
+            out.append(UInt8(ascii: "\""))
+        } else {
+            JSONBytes.append("null", to: &out)
+        }
+        JSONBytes.append(#","held":"#, to: &out)
+        JSONBytes.appendBool(update.isHeld, to: &out)
+        switch update.state {
+        case .waiting: JSONBytes.append(#","tracking":"waiting","raw_distance_m":"#, to: &out)
+        case .tracking: JSONBytes.append(#","tracking":"tracking","raw_distance_m":"#, to: &out)
+        case .lost: JSONBytes.append(#","tracking":"lost","raw_distance_m":"#, to: &out)
+        }
+        JSONBytes.appendNumber(update.sample.distance, decimals: 3, to: &out)
+        JSONBytes.append(#","status":"#, to: &out)
+        JSONBytes.appendInteger(Int64(update.sample.status), to: &out)
+        JSONBytes.append("}\n", to: &out)
+    }
+
     private static func header(_ accessory: AccessoryIdentity?, time: Double, event: String, context: RunContext) -> JSONObject {
         JSONObject([
             ("t_s", .number(context.elapsed(time), decimals: 3)), ("event", .string(event)),
@@ -147,24 +191,48 @@ public enum RunJSON {
 }
 
 /// A ``RunOutput`` writing ``RunJSON`` lines (`--json`): every event, hook and the summary.
+///
+/// With a ``NearbySupport/LineWriter`` (standard output in the CLI) the lines of a burst of
+/// events are gathered and written at once on ``flush()``, and an update's line is encoded
+/// straight into the writer's buffer (``RunJSON/appendUpdateLine(_:accessory:time:context:to:)``).
 public final class JSONLinesOutput: RunOutput, @unchecked Sendable {
     private let write: @Sendable (String) -> Void
+    private let writer: LineWriter?
     private let notes: @Sendable (String) -> Void
     private var context = RunContext(accessories: [], zones: .standard, start: 0, wallStart: 0)
 
     /// - Parameters:
-    ///   - write: receives each line, newline included (standard output in the CLI).
+    ///   - write: receives each line, newline included, as it is made.
     ///   - notes: receives notes for people (standard error in the CLI).
     public init(write: @escaping @Sendable (String) -> Void, notes: @escaping @Sendable (String) -> Void) {
         self.write = write
+        self.writer = nil
+        self.notes = notes
+    }
+
+    /// - Parameters:
+    ///   - writer: gathers the lines; written once per burst (``flush()``).
+    ///   - notes: receives notes for people (standard error in the CLI).
+    public init(writer: LineWriter, notes: @escaping @Sendable (String) -> Void) {
+        self.write = { [writer] in writer.append($0) }
+        self.writer = writer
         self.notes = notes
     }
 
     public func runStarted(_ context: RunContext) { self.context = context }
 
     public func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
+        if let writer, case .update(let update) = event.kind {
+            for ranging in update.events { write(RunJSON.object(for: ranging, accessory: event.accessory, context: context).text + "\n") }
+            writer.withBuffer(readAt: update.timestamp) { buffer in
+                RunJSON.appendUpdateLine(update, accessory: event.accessory, time: event.time, context: context, to: &buffer)
+            }
+            return
+        }
         for object in RunJSON.objects(for: event, context: context) { write(object.text + "\n") }
     }
+
+    public func flush() { writer?.flush() }
 
     public func hookFinished(_ outcome: HookOutcome, at time: Double) {
         write(RunJSON.object(for: outcome, at: time, context: context).text + "\n")
@@ -174,5 +242,6 @@ public final class JSONLinesOutput: RunOutput, @unchecked Sendable {
 
     public func runFinished(_ summary: RunSummary) async {
         for object in RunJSON.objects(for: summary, context: context) { write(object.text + "\n") }
+        writer?.flush()
     }
 }

@@ -66,6 +66,9 @@ public protocol RunOutput: AnyObject, Sendable {
     func hookFinished(_ outcome: HookOutcome, at time: Double)
     /// A note for people (what the run does, a problem it recovered from).
     func note(_ text: String)
+    /// The events that arrived together were handled: write what was gathered (one `write(2)`
+    /// per burst, not per line).
+    func flush()
     /// After the last event, with the summary; the run waits for it (flush, close files).
     func runFinished(_ summary: RunSummary) async
 }
@@ -75,5 +78,6 @@ extension RunOutput {
     public func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {}
     public func hookFinished(_ outcome: HookOutcome, at time: Double) {}
     public func note(_ text: String) {}
+    public func flush() {}
     public func runFinished(_ summary: RunSummary) async {}
 }

@@ -1,6 +1,7 @@
 public import Hooks
 import NIProtocol
 public import NearbyInteraction
+public import NearbySupport
 import Synchronization
 import Ranging
 
@@ -61,14 +62,20 @@ public final class RangingRun: Sendable {
     private func report(_ outcome: HookOutcome) {
         let time = context.eventTime(wallClock: outcome.event.timestamp)
         gate.withLock { _ in
-            for output in outputs { output.hookFinished(outcome, at: time) }
+            for output in outputs {
+                output.hookFinished(outcome, at: time)
+                output.flush()
+            }
         }
     }
 
     /// A note for people, to every output.
     public func note(_ text: String) {
         gate.withLock { _ in
-            for output in outputs { output.note(text) }
+            for output in outputs {
+                output.flush()
+                output.note(text)
+            }
         }
     }
 
@@ -93,8 +100,33 @@ public final class RangingRun: Sendable {
         for await event in events {
             handle(event)
             reportOutputDrops(droppedUpdates(), at: event.time)
+            flush()
         }
         reportOutputDrops(droppedUpdates(), at: gate.withLock { $0.lastTime } ?? context.start)
+        flush()
+    }
+
+    /// Consumes a queue of events until it ends, a burst at a time: every event that waits is
+    /// handled, then the outputs write once (``RunOutput/flush()``). One wake-up and one
+    /// `write(2)` per burst, however many accessories it carries.
+    public func consume(_ events: Mailbox<NearbySessionEvent>, droppedUpdates: @escaping @Sendable () -> Int = { 0 }) async {
+        var batch: [NearbySessionEvent] = []
+        batch.reserveCapacity(256)
+        while await events.receive(into: &batch, limit: 256) {
+            for event in batch { handle(event) }
+            if let last = batch.last { reportOutputDrops(droppedUpdates(), at: last.time) }
+            batch.removeAll(keepingCapacity: true)
+            flush()
+        }
+        reportOutputDrops(droppedUpdates(), at: gate.withLock { $0.lastTime } ?? context.start)
+        flush()
+    }
+
+    /// Tells every output to write what it gathered (after a burst of events).
+    public func flush() {
+        gate.withLock { _ in
+            for output in outputs { output.flush() }
+        }
     }
 
     /// Ends the run: waits for the hooks (or, if `interrupted`, ends running ones: they run in
@@ -113,6 +145,7 @@ public final class RangingRun: Sendable {
         summary.duration = last.map { context.elapsed($0) } ?? 0
         summary.droppedUpdates = drops
         summary.interrupted = interrupted
+        flush()
         for output in outputs { await output.runFinished(summary) }
         return summary
     }

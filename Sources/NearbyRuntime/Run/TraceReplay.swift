@@ -42,13 +42,14 @@ public enum TraceReplay {
         let start = clock.now
         var origin: Double?
         var totals = Totals()
-        while let line = try reader.next() {
-            guard let record = try parser.parse(line: line.text, number: line.number) else { continue }
+        while let parsed = try reader.nextBytes({ (bytes, number) throws(TraceError) in try parser.parse(bytes: bytes, number: number) }) {
+            guard let record = parsed else { continue }
             var sample = record.sample
             let first = origin ?? sample.timestamp
             origin = first
             sample.timestamp -= first
             if speed > 0 {
+                run.flush()
                 try await clock.sleep(until: start + .seconds(sample.timestamp / speed))
             } else {
                 try Task.checkCancellation()
@@ -58,8 +59,12 @@ public enum TraceReplay {
             totals.events += update.events.count
             totals.duration = sample.timestamp
             let queued = run.handle(NearbySessionEvent(accessory: identity, time: update.timestamp, kind: .update(update)))
-            if speed == 0, queued, let hooks = run.hooks { await hooks.waitUntilIdle() }
+            if speed == 0, queued, let hooks = run.hooks {
+                run.flush()
+                await hooks.waitUntilIdle()
+            }
         }
+        run.flush()
         try parser.finish()
         return totals
     }

@@ -1,4 +1,5 @@
 import Foundation
+public import NearbySupport
 import Synchronization
 
 /// Unbuffered lines on standard output and standard error: a reader of a pipe (a test, a log,
@@ -11,6 +12,15 @@ import Synchronization
 /// further output is dropped. A failed write to standard error is dropped.
 public enum Console {
     private static let readerGone = Atomic<Bool>(false)
+
+    /// Standard output as a ``NearbySupport/LineWriter``: what JSON lines gather in, written once
+    /// per burst. Every write to standard output goes through it, so lines keep their order.
+    public static let standardOutput = LineWriter(descriptor: STDOUT_FILENO, brokenPipe: { Console.readerWentAway() })
+
+    /// The reader of standard output went away: the run stops as on Ctrl-C (once).
+    static func readerWentAway() {
+        if !readerGone.exchange(true, ordering: .relaxed) { kill(getpid(), SIGTERM) }
+    }
 
     /// Writes `text` and a newline to standard output.
     public static func out(_ text: String) {
@@ -29,7 +39,11 @@ public enum Console {
     /// - Parameter descriptor: `STDOUT_FILENO` or `STDERR_FILENO` (any open descriptor works; only
     ///   standard output's EPIPE stops the run).
     public static func write(_ text: String, to descriptor: Int32) {
-        if descriptor == STDOUT_FILENO, standardOutputClosed { return }
+        if descriptor == STDOUT_FILENO {
+            standardOutput.append(text)
+            standardOutput.flush()
+            return
+        }
         var text = text
         text.withUTF8 { bytes in
             var offset = 0

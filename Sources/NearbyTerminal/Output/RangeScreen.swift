@@ -63,14 +63,25 @@ public final class RangeScreen: RunOutput, @unchecked Sendable {
     ///   - mode: see ``mode(json:)``.
     ///   - zones: the run's zones (names, boundaries).
     ///   - start: time zero of the timestamps, on the events' clock (MonotonicTime).
-    ///   - write: where output goes (standard output by default, flushed).
-    public init(mode: Mode, zones: ZoneMap, start: Double, write: @escaping @Sendable (String) -> Void = RangeScreen.standardOutput) {
+    ///   - write: where output goes, each piece at once.
+    public init(mode: Mode, zones: ZoneMap, start: Double, write: @escaping @Sendable (String) -> Void) {
         self.mode = mode
         self.zones = zones
         self.start = start
         self.write = write
         barRange = max(6, (zones.boundaries.last ?? 3) * 2)
         json = JSONLinesOutput(write: write, notes: RangeScreen.standardError)
+    }
+
+    /// A screen on standard output (``Console/standardOutput``): text written at once; JSON
+    /// lines gathered per burst of events and written together (one `write(2)` per burst).
+    public init(mode: Mode, zones: ZoneMap, start: Double) {
+        self.mode = mode
+        self.zones = zones
+        self.start = start
+        self.write = RangeScreen.standardOutput
+        barRange = max(6, (zones.boundaries.last ?? 3) * 2)
+        json = JSONLinesOutput(writer: Console.standardOutput, notes: RangeScreen.standardError)
     }
 
     /// The run output for this screen: itself, or the JSON lines in JSON mode.

@@ -18,7 +18,7 @@ public final class ReplayText: RunOutput, @unchecked Sendable {
     /// What `nearby replay` prints on standard output: the run's JSON lines (notes on standard
     /// error) if `json`, else this text.
     public static func output(json: Bool) -> any RunOutput {
-        json ? JSONLinesOutput(write: RangeScreen.standardOutput, notes: RangeScreen.standardError) : ReplayText()
+        json ? JSONLinesOutput(writer: Console.standardOutput, notes: RangeScreen.standardError) : ReplayText()
     }
 
     /// Prints the update's hook-level events (`EVENT` lines) and the update line.

@@ -51,23 +51,54 @@ public final class SignalStream: @unchecked Sendable {
 /// Waits until Ctrl-C / SIGTERM or until `finished()` says the run is over (checked every 50 ms).
 /// - Returns: `true` if a signal ended the wait.
 public func waitForSignalOr(_ finished: @escaping @Sendable () async -> Bool) async -> Bool {
+    let (checks, continuation) = AsyncStream.makeStream(of: Void.self)
+    let ticker = Task {
+        while !Task.isCancelled {
+            continuation.yield()
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        continuation.finish()
+    }
+    defer { ticker.cancel() }
+    return await waitForSignalOr(finished, checks: checks, every: nil)
+}
+
+/// Waits until Ctrl-C / SIGTERM or until `finished()` says the run is over: asked at once, for
+/// every element of `checks`, and every `interval` if one is given. Nothing runs in between.
+/// - Returns: `true` if a signal ended the wait.
+public func waitForSignalOr(
+    _ finished: @escaping @Sendable () async -> Bool, checks: AsyncStream<Void>, every interval: Duration?
+) async -> Bool {
     let signals = SignalStream([SIGINT, SIGTERM])
     defer { signals.cancel() }
-    return await withTaskGroup(of: Bool.self) { group in
+    return await withTaskGroup(of: Bool?.self) { group in
         group.addTask {
             for await _ in signals.stream { return true }
-            return false
+            return nil
         }
         group.addTask {
-            while !Task.isCancelled {
+            if await finished() { return false }
+            for await _ in checks {
                 if await finished() { return false }
-                try? await Task.sleep(for: .milliseconds(50))
             }
-            return false
+            return nil
         }
-        let first = await group.next() ?? false
+        if let interval {
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    if Task.isCancelled { break }
+                    if await finished() { return false }
+                }
+                return nil
+            }
+        }
+        var result: Bool?
+        while result == nil, let next = await group.next() {
+            result = next
+        }
         group.cancelAll()
-        return first
+        return result ?? false
     }
 }
 

@@ -2,6 +2,9 @@ public import Hooks
 public import NIProtocol
 public import NearbyRuntime
 public import Ranging
+import NearbyInteraction
+import NearbySupport
+import Synchronization
 import UWBDevice
 
 /// One ranging run on the terminal, the sequence `nearby range`, `nearby accessory` and `nearby
@@ -92,9 +95,12 @@ public final class TerminalRun {
         await stop()
     }
 
-    /// Runs until SIGINT / SIGTERM or until `finished` says the source is done (checked every
-    /// 50 ms), then closes the source, lets the run finish (hooks: waited for, or ended if
-    /// interrupted), runs `stop` and prints `summary:` and its lines on the screen.
+    /// Runs until SIGINT / SIGTERM or until `finished` says the source is done, then closes the
+    /// source, lets the run finish (hooks: waited for, or ended if interrupted), runs `stop` and
+    /// prints `summary:` and its lines on the screen. `finished` is asked once the sessions are
+    /// started, when a session reaches its final state, and while events flow at most every
+    /// 50 ms; a demo (whose scenario ends in time) also every second: nothing polls a live run
+    /// while nothing arrives.
     /// - Parameters:
     ///   - accessories: whom the events name, known in advance (the others appear as they come).
     ///   - hooks: the zone-trigger hooks, `nil` for none.
@@ -109,19 +115,51 @@ public final class TerminalRun {
         startSessions: (RangingRun) async -> Void = { _ in }, afterClose: () async -> Void = {},
         until finished: @escaping @Sendable () async -> Bool
     ) async -> (interrupted: Bool, summary: RunSummary) {
-        let context = RunContext(accessories: accessories, zones: screen.zones, start: screen.start, wallStart: WallClock.now(), timeScale: timeScale)
-        let run = RangingRun(context: context, outputs: outputs, hooks: hooks)
+        // The wall clock at the screen's time zero (the events' clock), so NEARBY_TIMESTAMP and the
+        // JSON times are the events' own, not shifted by the time setting up took.
+        let wallStart = WallClock.now() - (MonotonicTime.seconds() - screen.start) / timeScale
+        let context = RunContext(accessories: accessories, zones: screen.zones, start: screen.start, wallStart: wallStart, timeScale: timeScale)
+        let watch = RunEndWatch()
+        let run = RangingRun(context: context, outputs: outputs + [watch], hooks: hooks)
         let source = source
         let consumer = Task { await run.consume(source.events, droppedUpdates: { source.droppedUpdates }) }
         await startSessions(run)
-        let interrupted = await waitForSignalOr(finished)
+        let interrupted = await waitForSignalOr(finished, checks: watch.checks, every: source is any DemoSource ? .seconds(1) : nil)
         await source.close()
         await afterClose()
         await consumer.value
         let summary = await run.finish(interrupted: interrupted)
+        LatencyProbe.shared?.writeReport()
         await stop()
         screen.note((interrupted ? "\(interruption); " : "") + "summary:")
         for line in summary.lines { screen.note("  " + line) }
         return (interrupted, summary)
     }
+}
+
+/// Tells ``TerminalRun`` when to ask whether its source is done: when a session reaches its final
+/// state, and while events flow at most every 50 ms (never while nothing arrives).
+final class RunEndWatch: RunOutput, Sendable {
+    /// One element per check to make (the newest only).
+    let checks: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+    private let last = Mutex(-Double.infinity)
+
+    init() {
+        (checks, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func handle(_ event: NearbySessionEvent, status: AccessoryStatus?) {
+        let final: Bool
+        if case .state(let state) = event.kind { final = state.isFinal } else { final = false }
+        let now = MonotonicTime.seconds()
+        let due = last.withLock { last in
+            guard final || now - last >= 0.05 else { return false }
+            last = now
+            return true
+        }
+        if due { continuation.yield() }
+    }
+
+    func runFinished(_ summary: RunSummary) async { continuation.finish() }
 }

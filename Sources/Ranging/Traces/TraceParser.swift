@@ -73,6 +73,159 @@ public struct TraceParser: Sendable {
     /// Checks the end of the file.
     /// - Throws: ``TraceError`` with reason ``TraceError/Reason/missingHeader`` if no header
     ///   was seen (an empty file).
+    /// Parses one line given as its UTF-8 bytes (without the line terminator): the same records
+    /// and the same errors as ``parse(line:number:)``, without building strings for the common
+    /// row (plain ASCII decimals, at most 16 columns); anything else takes the string path.
+    public mutating func parse(bytes: UnsafeRawBufferPointer, number: Int) throws(TraceError) -> TraceRecord? {
+        if let columns, let record = fastRow(bytes, columns: columns) {
+            lastLine = number
+            lastTime = record.sample.timestamp
+            recordCount += 1
+            return record
+        }
+        return try parse(line: String(decoding: bytes, as: UTF8.self), number: number)
+    }
+
+    /// A data row of plain ASCII decimals that parses without an error, or `nil` (the string
+    /// path then parses it, and reports what is wrong).
+    private func fastRow(_ bytes: UnsafeRawBufferPointer, columns: Columns) -> TraceRecord? {
+        var count = bytes.count
+        if count > 0, bytes[count - 1] == UInt8(ascii: "\r") { count -= 1 }
+        guard count > 0, columns.count <= 16 else { return nil }
+        // Field boundaries, inline (no allocation).
+        var bounds: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var fields = 0
+        let ok: Bool = withUnsafeMutableBytes(of: &bounds) { raw in
+            let starts = raw.bindMemory(to: Int.self)
+            starts[0] = 0
+            for index in 0..<count {
+                let byte = bytes[index]
+                if byte >= 0x80 || byte == UInt8(ascii: "#") { return false }
+                if byte == UInt8(ascii: ",") {
+                    fields += 1
+                    if fields >= 16 { return false }
+                    starts[fields] = index + 1
+                }
+            }
+            fields += 1
+            starts[fields] = count + 1
+            return true
+        }
+        guard ok, fields == columns.count else { return nil }
+        func field(_ index: Int) -> UnsafeRawBufferPointer {
+            withUnsafeBytes(of: bounds) { raw in
+                let starts = raw.bindMemory(to: Int.self)
+                var start = starts[index]
+                var end = starts[index + 1] - 1
+                while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+                while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+                return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            }
+        }
+        // A number: `nil` for an empty field, `.none` inside for one the fast path does not take.
+        func number(_ index: Int?) -> Double?? {
+            guard let index else { return .some(nil) }
+            let text = field(index)
+            if text.isEmpty { return .some(nil) }
+            guard let value = Self.decimal(text) else { return nil }
+            return .some(value)
+        }
+        guard columns.time != nil, let time = number(columns.time), let time else { return nil }
+        if let lastTime, time < lastTime { return nil }
+        guard let distance = number(columns.distance), let azimuth = number(columns.azimuth),
+            let elevation = number(columns.elevation), let truth = number(columns.truth), let rssi = number(columns.rssi)
+        else { return nil }
+        if let azimuth, !(-180...180).contains(azimuth) { return nil }
+        if let elevation, !(-90...90).contains(elevation) { return nil }
+        if let truth, truth < 0 { return nil }
+        var fom: UInt8?
+        if let index = columns.fom {
+            let text = field(index)
+            if !text.isEmpty {
+                guard let value = Self.integer(text), value <= 100 else { return nil }
+                fom = UInt8(value)
+            }
+        }
+        var nlos: Bool?
+        if let index = columns.nlos {
+            let text = field(index)
+            if !text.isEmpty {
+                guard text.count == 1 else { return nil }
+                switch text[0] {
+                case UInt8(ascii: "0"): nlos = false
+                case UInt8(ascii: "1"): nlos = true
+                default: return nil
+                }
+            }
+        }
+        var status: UInt8 = RangeSample.statusOK
+        if let index = columns.status {
+            let text = field(index)
+            if !text.isEmpty {
+                guard let value = Self.integer(text), value <= 255 else { return nil }
+                status = UInt8(value)
+            }
+        }
+        return TraceRecord(
+            sample: RangeSample(
+                timestamp: time, distance: distance, azimuth: azimuth, elevation: elevation, figureOfMerit: fom,
+                isNonLineOfSight: nlos, rssi: rssi, status: status),
+            truth: truth)
+    }
+
+    /// Powers of ten that are exact doubles.
+    private static let exactPowers: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// `[-]digits[.digits]` with at most 15 digits in all, as `Double(String)` reads it (an
+    /// integer below 2^53 divided by an exact power of ten is correctly rounded: Clinger's fast
+    /// path); `nil` for anything else.
+    private static func decimal(_ text: UnsafeRawBufferPointer) -> Double? {
+        var index = 0
+        var negative = false
+        if text[0] == UInt8(ascii: "-") {
+            negative = true
+            index = 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = 0
+        var point = false
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: ".") {
+                if point { return nil }
+                point = true
+            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                digits += 1
+                if point { fraction += 1 }
+                if digits > 15 { return nil }
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        let value = Double(mantissa) / exactPowers[fraction]
+        return negative ? -value : value
+    }
+
+    /// Decimal digits only (at most 9), as `Int(String)` reads them; `nil` for anything else.
+    private static func integer(_ text: UnsafeRawBufferPointer) -> Int? {
+        guard !text.isEmpty, text.count <= 9 else { return nil }
+        var value = 0
+        for byte in text {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
     public func finish() throws(TraceError) {
         if columns == nil {
             throw TraceError(source: source, line: max(lastLine, 1), reason: .missingHeader)

@@ -39,6 +39,14 @@ public struct ZoneName: Sendable, Hashable, CustomStringConvertible, Expressible
     /// Number of UTF-8 bytes.
     public var count: Int { Int(high >> 56) }
 
+    /// Calls `body` with the name's UTF-8 bytes, read in place (no allocation: JSON lines).
+    @inlinable
+    public func withUTF8<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        var storage = (low.littleEndian, high.littleEndian)
+        let count = self.count
+        return try withUnsafeBytes(of: &storage) { try body(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+    }
+
     /// The name as a string.
     public var description: String {
         var bytes: [UInt8] = []
