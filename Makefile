@@ -22,7 +22,7 @@ DEB          := .build/deb/nearby_$(VERSION)_$(DEB_ARCH).deb
 
 .PHONY: all deps apt venv build release test test-packaging demo bench benchmarks clean help \
         fuzz fuzz-build fuzz-smoke fuzz-seeds soak soak-short soak-faults test-loaded test-bluez \
-        deb deb-check docs
+        deb deb-check docs perf perf-deps
 
 all: build
 
@@ -30,10 +30,11 @@ help:
 	@echo "make demo        install what is missing, build, run nearby on the built-in simulator"
 	@echo "make test        install what is missing, build, run every test"
 	@echo "make build       debug build (.build/debug/nearby)"
-	@echo "make release     release build (.build/release/nearby, Swift runtime linked in)"
+	@echo "make release     release build, Swift runtime linked in (.build/release/nearby; stripped: .build/dist/nearby, symbols in nearby.debug)"
 	@echo "make deb         the Debian package .build/deb/nearby_<version>_<arch>.deb (lintian-checked)"
 	@echo "make deb-check   install the .deb with dpkg -i and run it without the toolchain (root or sudo)"
 	@echo "make docs        render the libraries' DocC documentation (.build/docs, warnings fail)"
+	@echo "make perf        CPU per sample, RSS and latency histograms against the goals (specs/runtime.md)"
 	@echo "make benchmarks  run Benchmarks/ (package-benchmark: throughput and mallocs)"
 	@echo "make fuzz        build the libFuzzer targets (Fuzz/) and run each for FUZZ_RUNS executions"
 	@echo "make soak        8 accessories at 100 Hz for SOAK_SECONDS (1 hour): counts, RSS, CPU"
@@ -46,8 +47,8 @@ help:
 deps: apt venv
 
 # Installs only the Debian packages that are not installed yet (no network needed otherwise).
-apt:
-	@missing=""; for p in $(APT_PACKAGES); do \
+define apt_install
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -56,6 +57,10 @@ apt:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+apt:
+	$(call apt_install,$(APT_PACKAGES))
 
 # The test peers' Python tools (Bumble), pinned, in a venv inside the build tree.
 venv: $(VENV_STAMP)
@@ -71,8 +76,32 @@ $(VENV_STAMP): $(REQUIREMENTS)
 build: apt
 	$(SWIFT) build $(SWIFT_FLAGS)
 
+# The binary to ship (issue 29 packages it from here; keep the paths):
+#   $(DIST)/nearby        release build, the Swift standard library, Foundation and Dispatch
+#                         linked in statically (--static-swift-stdlib): it runs on Debian 12
+#                         without the Swift toolchain; stripped
+#   $(DIST)/nearby.debug  its debug symbols (objcopy --only-keep-debug), found by gdb through
+#                         the binary's .gnu_debuglink
+# The check: no library of the toolchain in `ldd`, no run path into it, and the binary runs with
+# the toolchain hidden (a mount namespace with an empty tmpfs over it) when unshare can make one.
+DIST := .build/dist
+
 release: apt
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	@mkdir -p $(DIST)
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path) && \
+	  cp $$bin/nearby $(DIST)/nearby.unstripped && \
+	  objcopy --only-keep-debug $(DIST)/nearby.unstripped $(DIST)/nearby.debug && \
+	  objcopy --strip-all --add-gnu-debuglink=$(DIST)/nearby.debug $(DIST)/nearby.unstripped $(DIST)/nearby && \
+	  rm $(DIST)/nearby.unstripped
+	@toolchain=$$(dirname $$(dirname $$(readlink -f $$(command -v $(SWIFT))))); \
+	if ldd $(DIST)/nearby | grep -q "$$toolchain\|not found"; then ldd $(DIST)/nearby; echo "release: needs the toolchain's libraries"; exit 1; fi; \
+	if readelf -d $(DIST)/nearby | grep -E "RPATH|RUNPATH" | grep -q "$$toolchain"; then readelf -d $(DIST)/nearby | grep PATH; echo "release: its run path names the toolchain"; exit 1; fi; \
+	if unshare --mount --map-root-user true 2>/dev/null; then \
+	  unshare --mount --map-root-user sh -c "mount -t tmpfs none $$toolchain && env -u LD_LIBRARY_PATH $(DIST)/nearby --version" >/dev/null || \
+	    { echo "release: does not run without $$toolchain"; exit 1; }; \
+	fi
+	@echo "$(DIST)/nearby: $$(du -h $(DIST)/nearby | cut -f1) ($$(stat -c %s $(DIST)/nearby) bytes), symbols in $(DIST)/nearby.debug ($$(du -h $(DIST)/nearby.debug | cut -f1)); runs without the Swift toolchain"
 
 # The whole log goes to .build/test.log too; on failure the failing tests and their issues are
 # repeated at the end, so the tail of a CI log says what failed.
@@ -166,7 +195,22 @@ test-bluez: deps build
 	$(VENV)/bin/python Tests/BlueZVM/run.py --nearby $$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/nearby --image $(BLUEZ_VM)
 
 demo: deps release
-	.build/release/nearby demo --accessories 2 --speed 4
+	$(DIST)/nearby demo --accessories 2 --speed 4
+
+## Performance (Tests/Perf/perf.py, specs/runtime.md section 5) ---------------------------------
+# The four figures of the host path against their goals, and the two latency histograms, on the
+# binary `make release` ships. perf (Debian's linux-perf) measures CPU over steady-state windows.
+PERF_PACKAGES := linux-perf
+PERF_REPORT   ?= .build/perf-report.json
+
+perf-deps:
+	$(call apt_install,$(PERF_PACKAGES))
+
+PERF_CC       ?= $(shell command -v cc || command -v clang || echo cc)
+
+perf: apt perf-deps release
+	@mkdir -p .build/perf && $(PERF_CC) -O2 -o .build/perf/floor Tests/Perf/floor.c
+	$(PYTHON) Tests/Perf/perf.py --nearby $(DIST)/nearby --floor .build/perf/floor --report $(PERF_REPORT) $(PERF_FLAGS)
 
 benchmarks bench: apt
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark

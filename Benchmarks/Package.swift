@@ -72,6 +72,19 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "RuntimeBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NearbyRuntime", package: "nearby"),
+                .product(name: "NearbyInteraction", package: "nearby"),
+                .product(name: "NearbySupport", package: "nearby"),
+                .product(name: "NIProtocol", package: "nearby"),
+                .product(name: "Ranging", package: "nearby"),
+            ],
+            path: "Benchmarks/RuntimeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "SessionBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
