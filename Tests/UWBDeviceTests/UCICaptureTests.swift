@@ -90,7 +90,11 @@ import UWBDevice
         #expect(typed.allSatisfy { direction, packet in
             direction == .outbound ? packet.header.messageType == .command : packet.header.messageType != .command
         })
-        #expect(typed.first?.1.header.opcode == .coreDeviceReset && typed.first?.0 == .outbound)
+        // The first command is the reset; before it only the power-up CORE_DEVICE_STATUS_NTF(READY),
+        // recorded as it arrives (the capture taps the transport's own thread).
+        let firstSent = typed.firstIndex { $0.0 == .outbound }
+        #expect(firstSent.map { typed[$0].1.header.opcode } == .coreDeviceReset)
+        #expect(typed[..<(firstSent ?? 0)].allSatisfy { $0.0 == .inbound && $0.1.header.opcode == .coreDeviceStatus })
         let ranging = typed.filter { $0.1.header.isUnsegmentedSessionInfo }
         #expect(ranging.count >= 5, "the range notifications are in the capture")
         let times = packets.map(\.microseconds)

@@ -192,6 +192,8 @@ public final class UWBRangeRun: Sendable {
         let session = self.session
         let id = sessionID
         let client = self.client
+        // A recovery under way (the kit was lost or reported an error, and is not back yet).
+        let recovering = Mutex(false)
         let watchers = [
             Task {
                 for await news in session.events {
@@ -206,8 +208,15 @@ public final class UWBRangeRun: Sendable {
                     switch news {
                     case .deviceStateChanged, .genericError: continue
                     case .recoveryFailed(let error):
+                        recovering.withLock { $0 = false }
                         event("\(news)")
                         stop(.failed(error.description))
+                    case .transportLost, .deviceErrorReported:
+                        recovering.withLock { $0 = true }
+                        event("\(news)")
+                    case .recovered:
+                        event("\(news)")
+                        recovering.withLock { $0 = false }
                     default: event("\(news)")
                     }
                 }
@@ -216,6 +225,13 @@ public final class UWBRangeRun: Sendable {
         // Stopped before the run began (a signal while the session was starting): not one
         // sample is delivered, even one the kit sent already.
         let delivered = await delivery.run(limit: count, handler: sample, batchEnd: batchEnd)
+        // The last sample's line was gathered on the transport's reader: write it.
+        batchEnd()
+        // Samples of a restored session flow before the client reports the recovery done:
+        // closing now would cut the recovery short and lose its news. Wait for it (bounded).
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while recovering.withLock({ $0 }), clock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
         for watcher in watchers { watcher.cancel() }
 
         var errors: [String] = []
