@@ -197,7 +197,7 @@ test-bluez: deps build
 demo: deps release
 	$(DIST)/nearby demo --accessories 2 --speed 4
 
-## Performance (Tests/Perf/perf.py, specs/runtime.md section 5) ---------------------------------
+## Performance (Tests/Perf/perf.py, specs/runtime.md section 6) ---------------------------------
 # The four figures of the host path against their goals, and the two latency histograms, on the
 # binary `make release` ships. perf (Debian's linux-perf) measures CPU over steady-state windows.
 PERF_PACKAGES := linux-perf

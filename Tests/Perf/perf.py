@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The host path's cost and latency (`make perf`, specs/runtime.md section 5).
+"""The host path's cost and latency (`make perf`, specs/runtime.md section 6).
 
 Four figures and two latency histograms, each against the goal of issue 25:
 

@@ -8,7 +8,7 @@ import NearbySupport
 import NIProtocol
 import Ranging
 
-// The last stage of a sample on the host (specs/runtime.md section 5): the update's JSON line,
+// The last stage of a sample on the host (specs/runtime.md section 6): the update's JSON line,
 // written into the output buffer in place (RunJSON.appendUpdateLine), and a whole burst through a
 // LineWriter to /dev/null. One iteration = one update; the scaling factor runs 1000 per
 // measurement, so mallocCountTotal is per 1000 updates. The buffer is warmed up first: the
