@@ -25,9 +25,10 @@ import Testing
     }
 
     @Test func jsonHasUpdatesAndZoneEventsForEveryAccessory() async throws {
-        // ×5, not faster: `lost` comes after 2 simulated seconds of silence, 0.4 s of real time
-        // here, and a loaded 2-core CI machine can stall a process that long.
-        let run = try await demo(["--json", "--accessories", "2", "--speed", "5", "--scenario", "walk-in"])
+        // `lost` would come after 2 simulated seconds of silence, 0.4 s of real time at ×5, and a
+        // loaded 2-core CI machine can stall a process that long (seen: 1 lost, then a retry):
+        // 10 simulated seconds (2 s real) here, since this test is about the events of a clean walk.
+        let run = try await demo(["--json", "--accessories", "2", "--speed", "5", "--scenario", "walk-in", "--lost-after", "10"])
         #expect(run.status == 0, "\(run.stderr)")
         let objects = try objects(run.stdout)
         for id in ["sim-1", "sim-2"] {

@@ -54,7 +54,7 @@ public actor AccessoryRoleSession {
     /// issued (decode, derive, encode the app configuration).
     public private(set) var lastConfigureOwnWork: Duration?
     /// Range samples that went through the pipeline.
-    public private(set) var samplesProcessed = 0
+    public var samplesProcessed: Int { lane.processed }
     /// Every session ID started on the kit, in order.
     public private(set) var startedSessionIDs: [UInt32] = []
     /// configureAndStart messages answered 0x02 without a session, because no initialize came
@@ -64,9 +64,10 @@ public actor AccessoryRoleSession {
     /// address, then what a `0x21` set, then the last session the kit ran (as Qorvo's firmware
     /// writes its session into the same structure).
     public private(set) var deviceParameters: QorvoDeviceParameters
-    /// Samples the inbox dropped and samples discarded (a stopped kit session's, or while not
-    /// ranging, or at the end), and what of them was reported.
-    private var losses = SampleLosses()
+    /// The per-sample middle, the phone role's too: the kit's samples through the pipeline into
+    /// `output` on the transport's reader; samples of a stopped kit session, or that come while
+    /// not ranging, are discarded and counted there.
+    private let lane: RangingLane
 
     private let output: Mailbox<NearbySessionEvent>?
     private let interceptor: (any AccessoryRoleInterceptor)?
@@ -74,7 +75,6 @@ public actor AccessoryRoleSession {
     private var initialized = true
     private let logger: Logger
     private let mailbox: Mailbox<RoleInput>
-    private var pipeline: RangingPipeline<ConfiguredFilter>
     private let appleAnswer: [UInt8]
     private let androidAnswer: [UInt8]?
     private var dialect: NIDialect?
@@ -83,15 +83,12 @@ public actor AccessoryRoleSession {
     private var pumps: [Task<Void, Never>] = []
     private var uwbPump: Task<Void, Never>?
     private var runTask: Task<Void, Never>?
-    private let epoch = MonotonicTime.seconds()
 
     private enum RoleInput: Sendable {
         case message([UInt8], at: ContinuousClock.Instant)
         case messagesEnded
         case link(DataChannelEvent)
-        case sample(UCIPeerRangeSample, generation: Int)
         case uwb(UWBSessionEvent, generation: Int)
-        case tick(at: Double)
         case stop
     }
 
@@ -113,7 +110,9 @@ public actor AccessoryRoleSession {
         logger[metadataKey: "phone"] = "\(phone.id)"
         self.logger = logger
         self.mailbox = Mailbox(capacity: configuration.ranging.queueCapacity)
-        self.pipeline = configuration.ranging.makePipeline()
+        // The phone drives the session: a loss is reported (`lost`) and ranging goes on until
+        // the phone stops it or leaves (no recovery of our own; the lane's signals are not needed).
+        self.lane = RangingLane(identity: phone, configuration: configuration.ranging, output: output, recovers: false, logger: logger) { _ in }
         deviceParameters = QorvoDeviceParameters(sourceAddress: configuration.profile.address)
         // Built once: answering initialize is only a send.
         appleAnswer = NIMessage.accessoryConfigurationData(configuration.profile.accessoryConfigurationData()).encoded()
@@ -124,8 +123,7 @@ public actor AccessoryRoleSession {
     public func start() {
         guard runTask == nil, !state.isFinal else { return }
         pumps = SessionPumps.start(
-            channel: channel, into: mailbox, tickInterval: configuration.ranging.tickInterval, message: { .message($0, at: $1) },
-            ended: .messagesEnded, link: { .link($0) }, tick: { .tick(at: $0) })
+            channel: channel, into: mailbox, message: { .message($0, at: $1) }, ended: .messagesEnded, link: { .link($0) })
         emit(.state(.idle))
         runTask = Task { await self.run() }
     }
@@ -174,22 +172,9 @@ public actor AccessoryRoleSession {
                 emit(.link(.reconnected(maximumMessageLength: await channel.maximumMessageLength)))
             case .link(.security(let error)):
                 emit(.link(.security(error)))
-            case .sample(let sample, let generation):
-                guard generation == self.generation, state == .ranging else {
-                    losses.discard()
-                    continue
-                }
-                process(sample)
             case .uwb(let event, let generation):
                 guard generation == self.generation else { continue }
                 await handle(event)
-            case .tick(let now):
-                reportLosses()
-                guard state == .ranging else { continue }
-                for event in pipeline.tick(now: scaled(now)) {
-                    logger.info("\(event)")
-                    emit(.ranging(event), at: event.timestamp)
-                }
             case .stop:
                 await finish(.stopped, sendStop: true)
             }
@@ -203,19 +188,20 @@ public actor AccessoryRoleSession {
         if sendStop, wasRunning { await send(.accessoryUWBDidStop) }
         for pump in pumps { pump.cancel() }
         pumps = []
-        // Samples that came while the kit's session was closing are never read: counted as
-        // discarded, and the last counts reported before the final state.
-        let leftovers = mailbox.takeAll().filter { if case .sample = $0 { true } else { false } }.count
-        losses.closing(mailbox, leftovers: leftovers)
+        // Samples the kit delivered after ranging stopped were discarded by the lane: their
+        // count is reported before the final state.
+        lane.close()
         reportLosses()
         setState(final)
         mailbox.finish()
     }
 
-    /// Reports the samples dropped from the inbox and discarded since the last report (every
-    /// tick and at the end).
+    /// Reports the samples the lane discarded since the last report (at every state change and
+    /// at the end).
     private func reportLosses() {
-        losses.report(mailbox, logger: logger) { emit(.dropped($0)) }
+        guard let report = lane.takeLossReport() else { return }
+        logger.info("\(report.count) range sample(s) of a stopped UWB session discarded (\(report.total) in all)")
+        emit(.dropped(report))
     }
 
     // MARK: Messages
@@ -325,9 +311,8 @@ public actor AccessoryRoleSession {
         await closeSession()
         lastConfigureOwnWork = .now - arrival
         setState(.starting(cached: false))
-        let sink = sampleSink()
         do {
-            let opened = try await client.openSession(id: sessionID, parameters: parameters, samples: sink)
+            let opened = try await client.openSession(id: sessionID, parameters: parameters, samples: lane.sink(for: sessionID))
             attach(opened)
             lastParameters = parameters
             deviceParameters.update(from: parameters, sessionID: sessionID)
@@ -343,18 +328,12 @@ public actor AccessoryRoleSession {
         startedSessionIDs.append(sessionID)
         // The session is ACTIVE (UCIClient.startSession waits for SESSION_STATUS_NTF(ACTIVE)).
         guard await send(.accessoryUWBDidStart) else { return }
-        pipeline.expectSamples(since: scaled(MonotonicTime.seconds()))
+        lane.begin(session: sessionID, at: MonotonicTime.seconds())
         setState(.ranging)
         logger.info("session \(Hex.prefixed(sessionID)) ranging with the phone at \(parameters.destinationMACAddresses.first.map(\.description) ?? "?"); own work \(Self.text(lastConfigureOwnWork)), 0x02 \(Self.text(.now - arrival)) after 0x0B arrived")
     }
 
     // MARK: The kit's session
-
-    private func sampleSink() -> UWBSampleSink {
-        let generation = generation + 1
-        let mailbox = mailbox
-        return UWBSampleSink { sample in mailbox.post(.sample(sample, generation: generation), droppable: true) }
-    }
 
     private func attach(_ opened: UWBSession) {
         generation += 1
@@ -379,6 +358,7 @@ public actor AccessoryRoleSession {
         guard let open = session else { return }
         session = nil
         runningSessionID = nil
+        lane.pause()
         generation += 1
         uwbPump?.cancel()
         uwbPump = nil
@@ -410,22 +390,13 @@ public actor AccessoryRoleSession {
             setState(.idle)
         case .interrupted:
             emit(.uwb(event))
+            lane.setInterrupted(true, at: MonotonicTime.seconds())
         case .restored:
             emit(.uwb(event))
-            pipeline.expectSamples(since: scaled(MonotonicTime.seconds()))
+            lane.setInterrupted(false, at: MonotonicTime.seconds())
         case .stateChanged, .measurements:
             return
         }
-    }
-
-    private func process(_ peerSample: UCIPeerRangeSample) {
-        guard output != nil else { return }
-        var sample = peerSample.sample
-        sample.timestamp = scaled(sample.timestamp)
-        let update = pipeline.process(sample)
-        samplesProcessed += 1
-        for event in update.events { logger.info("\(event)") }
-        emit(.update(update), at: update.timestamp, droppable: update.events.isEmpty)
     }
 
     // MARK: Output
@@ -435,10 +406,7 @@ public actor AccessoryRoleSession {
         duration.map { DecimalText.trimmed($0.inSeconds * 1000, decimals: 3) + " ms" } ?? "?"
     }
 
-    private func scaled(_ time: Double) -> Double {
-        let scale = configuration.ranging.timeScale
-        return scale == 1 ? time : epoch + (time - epoch) * scale
-    }
+    private func scaled(_ time: Double) -> Double { lane.scaled(time) }
 
     private func emit(_ kind: NearbySessionEvent.Kind, at time: Double? = nil, droppable: Bool = false) {
         output?.post(NearbySessionEvent(accessory: phone, time: time ?? scaled(MonotonicTime.seconds()), kind: kind), droppable: droppable)
@@ -446,6 +414,7 @@ public actor AccessoryRoleSession {
 
     private func setState(_ new: AccessorySessionState) {
         guard new != state else { return }
+        reportLosses()
         state = new
         logger.info("state: \(new)")
         emit(.state(new))
