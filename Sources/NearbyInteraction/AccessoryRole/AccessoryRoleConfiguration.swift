@@ -8,7 +8,7 @@ public struct AccessoryRoleConfiguration: Sendable {
     /// What the accessory announces (0x01) and how it derives sessions (0x0B).
     public var profile: AccessoryRoleProfile
     /// The pipeline settings: ``AccessorySessionConfiguration/filter`` (or `filters`), `zones`,
-    /// `lostAfter`, `tickInterval`, `queueCapacity`, `timeScale`; the phone-role fields
+    /// `lostAfter`, `queueCapacity`, `timeScale`; the phone-role fields
     /// (dialect, planning, retry, timeouts) are not used.
     public var ranging: AccessorySessionConfiguration
     /// Like Qorvo's firmware: once a session stopped (0x0C, the kit, a link loss), a

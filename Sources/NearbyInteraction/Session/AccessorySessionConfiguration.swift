@@ -31,11 +31,11 @@ public struct AccessorySessionConfiguration: Sendable {
     /// Silence, seconds of the samples' clock, before the pipeline reports `lost` — and the
     /// session starts a recovery (``RetryPolicy``). Default 2.
     public var lostAfter: Double
-    /// How often silence is checked (the pipeline's `tick`, which reports `lost` and so starts a
-    /// recovery). Default 100 ms.
+    /// Unused since silence is timed by the session's `RangingLane` (one timer for the moment
+    /// `lost` is due, nothing periodic); kept so existing code compiles. Default 100 ms.
     public var tickInterval: Duration
-    /// Bound of the session's queues: range samples waiting in its inbox, and updates waiting on
-    /// its event stream. Beyond it the oldest are dropped and counted
+    /// Bound of the session's queues: its inbox (messages, link and kit events), and updates
+    /// waiting on its event stream. Beyond it the oldest are dropped and counted
     /// (``NearbySessionEvent/Kind/dropped(_:)``). Default 1024 (10 s at 100 Hz).
     public var queueCapacity: Int
     /// Multiplies the time the ranging pipeline sees, for simulations that run faster than real

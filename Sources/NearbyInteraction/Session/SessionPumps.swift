@@ -24,31 +24,6 @@ enum SessionPumps {
         ]
     }
 
-    /// Starts three tasks posting into `mailbox`: every message (with its arrival time), then
-    /// `ended` when the message stream finishes; every link event; a tick every `interval`
-    /// (posted with ``MonotonicTime`` seconds). Cancel them to stop.
-    static func start<Input: Sendable>(
-        channel: any DataChannel, into mailbox: Mailbox<Input>, tickInterval interval: Duration,
-        message: @escaping @Sendable ([UInt8], ContinuousClock.Instant) -> Input, ended: Input,
-        link: @escaping @Sendable (DataChannelEvent) -> Input, tick: @escaping @Sendable (Double) -> Input
-    ) -> [Task<Void, Never>] {
-        [
-            Task {
-                for await bytes in channel.messages { mailbox.post(message(bytes, .now)) }
-                mailbox.post(ended)
-            },
-            Task {
-                for await event in channel.events { mailbox.post(link(event)) }
-            },
-            Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    mailbox.post(tick(MonotonicTime.seconds()))
-                }
-            },
-        ]
-    }
-
     /// Forwards the kit's events (except plain device state changes) to `events`, with no
     /// accessory, until the client closes.
     static func forwardDeviceEvents(of client: UCIClient, to events: Mailbox<NearbySessionEvent>) -> Task<Void, Never> {
