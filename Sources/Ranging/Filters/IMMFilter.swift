@@ -1,8 +1,12 @@
 import RealModule
 
 /// An interacting multiple model filter (`imm`, the default): it knows whether the accessory is
-/// still or moving. Two Kalman filters run side by side on the same measurements, mixed by the
-/// probability of each model; the output is the probability-weighted mean of their estimates.
+/// still or moving, learns how noisy the measurements are, and treats any measurement as possibly
+/// an outlier. Every parameter is in seconds and the value's unit (metres or degrees), none in
+/// samples, so the filter behaves alike at 2, 10 and 100 Hz.
+///
+/// Two Kalman filters run side by side on the same measurements, mixed by the probability of each
+/// model; the output is the probability-weighted mean of their estimates.
 ///
 /// - **still** (S): the value stays put. State p, variance P; between measurements p is unchanged
 ///   and `P += q_S·dt` (``Parameters/stillNoise``, a slow random walk). At rest it averages every
@@ -15,27 +19,44 @@ import RealModule
 /// continuous-time Markov chain (S → M at ``Parameters/stillToMoving`` per second, M → S at
 /// ``Parameters/movingToStill``: `P(switch in dt) = 1 − e^(−rate·dt)`); each model starts from the
 /// probability-weighted mix of both estimates (S carries velocity 0 with no uncertainty); each
-/// predicts and corrects with the measurement; the probabilities are updated with the Gaussian
-/// likelihood of each model's innovation. A still accessory therefore makes S dominant within a
-/// few samples (output ≈ running mean); the first samples of a movement make M dominant (output ≈
-/// constant-velocity track, no lag).
+/// predicts and corrects with the measurement; the probabilities are updated with the likelihood
+/// of each model's innovation.
 ///
-/// Measurement noise, gate and re-lock are the ``KalmanFilter``'s:
-/// `σ = measurementNoise · (NLoS ? nonLineOfSightFactor : 1) / max(weight, minimumWeight)`
-/// (weight = FoM / 100, 1 when unknown). A measurement whose innovation against the *moving*
-/// model's prediction exceeds `gate·√S_M` is rejected and the mixed prediction is returned (the
-/// moving model is the wider of the two, so a real movement is never rejected for being
-/// inconsistent with "still"). ``Parameters/relockCount`` consecutive rejected measurements that
-/// agree (each within ``Parameters/relockSpread`` of the previous one) are a real step: the filter
-/// restarts at the latest one. Bursts of up to `relockCount − 1` outliers are removed.
+/// **Measurement noise** (learned): `R = σ²·f²` with the sample's factor
+/// `f = (NLoS ? nonLineOfSightFactor : 1) / max(weight, minimumWeight)` (weight = FoM / 100, 1 when
+/// unknown) and σ² a running estimate of the measurements' scatter: half the mean square of the
+/// motion-compensated difference between consecutive measurements, `(z_k − z_{k−1} − v·dt)² / 2`,
+/// divided by `f²`, each term capped at (4 σ)² so outliers do not inflate it, averaged with the
+/// time constant ``Parameters/noiseTimeConstant`` and kept within
+/// [``Parameters/measurementNoise``, ``Parameters/maximumNoise``]. A device noisier than the
+/// standard 5 cm therefore does not look "moving" at rest, and is smoothed as much as it needs.
 ///
-/// Cost: two 2-state corrections, one `exp` for the likelihood ratio and two for the switching
-/// probabilities; no allocation.
+/// **Outliers** (probabilistic data association, Bar-Shalom's PDAF with one measurement): every
+/// measurement is a true one with probability `1 − ε` (Gaussian, variance S of the model's
+/// innovation) or an outlier with probability ε (``Parameters/outlierProbability``), spread evenly
+/// over ``Parameters/outlierSpread``. Each model is corrected in proportion to the posterior
+/// probability β that the measurement is true, and its covariance grows by `β(1 − β)·(K y)²` when
+/// in doubt: a spike of many σ moves nothing, a doubtful sample moves the estimate a little and
+/// widens it, so the next good samples are accepted again (a hard gate that has once followed a
+/// spike can lock out the truth; this cannot). The model probabilities use the same mixture
+/// likelihood, so a spike does not make "still" look "moving".
+///
+/// **Re-lock**: measurements that are more likely outliers than not (β < ½ for the mixture), follow
+/// each other, agree (each within ``Parameters/relockSpread`` of the previous one) and span at
+/// least ``Parameters/relockTime`` seconds (and two samples) are a real jump: the filter restarts
+/// at the latest one. Shorter bursts of agreeing outliers are removed.
+///
+/// Cost: two 2-state corrections, three `exp`-family calls; no allocation.
 public struct IMMFilter: RangeFilter {
-    /// Parameters (unit = metres for distance, degrees for angles).
+    /// Parameters (unit = metres for distance, degrees for angles; times in seconds).
     public struct Parameters: Sendable, Hashable {
-        /// σ of a line-of-sight measurement with full confidence, unit (> 0).
+        /// Smallest σ of a line-of-sight measurement with full confidence, unit (> 0): the noise
+        /// estimate starts here and never goes below it.
         public var measurementNoise: Double
+        /// Largest σ the noise estimate may reach, unit (≥ ``measurementNoise``; equal = fixed noise).
+        public var maximumNoise: Double
+        /// Time constant of the noise estimate, seconds (> 0).
+        public var noiseTimeConstant: Double
         /// Random-walk density of the still model, unit²/s (≥ 0): how far a "still" value may
         /// drift. Smaller averages longer at rest.
         public var stillNoise: Double
@@ -51,23 +72,28 @@ public struct IMMFilter: RangeFilter {
         public var nonLineOfSightFactor: Double
         /// Lower bound of the weight (FoM / 100) when scaling σ, 0 < minimumWeight ≤ 1.
         public var minimumWeight: Double
-        /// Innovation gate in standard deviations of the moving model (> 0); `.infinity` disables it.
-        public var gate: Double
-        /// Consecutive agreeing rejected measurements that trigger a re-lock (≥ 1).
-        public var relockCount: Int
-        /// Largest difference between consecutive rejected measurements that still agree, unit.
+        /// Probability that a measurement is an outlier, 0 ≤ ε < 1 (0 = no outlier model).
+        public var outlierProbability: Double
+        /// Width over which outliers are spread evenly, unit (> 0): the outlier density is its inverse.
+        public var outlierSpread: Double
+        /// Shortest run of agreeing outliers (seconds, ≥ 0) that is a real jump and re-locks.
+        public var relockTime: Double
+        /// Largest difference between consecutive outliers that still agree, unit (≥ 0).
         public var relockSpread: Double
         /// σ of the rate at (re)initialisation, unit/s (> 0).
         public var initialRateNoise: Double
 
         /// Creates parameters; values outside their ranges are clamped to the nearest valid one.
         public init(
-            measurementNoise: Double, stillNoise: Double, movingNoise: Double, stillToMoving: Double = 0.1,
-            movingToStill: Double = 0.1, initialStillProbability: Double = 0.9, nonLineOfSightFactor: Double = 3,
-            minimumWeight: Double = 0.1, gate: Double = 4, relockCount: Int = 4, relockSpread: Double,
+            measurementNoise: Double, maximumNoise: Double? = nil, noiseTimeConstant: Double = 3, stillNoise: Double,
+            movingNoise: Double, stillToMoving: Double = 0.1, movingToStill: Double = 0.3,
+            initialStillProbability: Double = 0.9, nonLineOfSightFactor: Double = 3, minimumWeight: Double = 0.1,
+            outlierProbability: Double = 0.1, outlierSpread: Double, relockTime: Double = 0.35, relockSpread: Double,
             initialRateNoise: Double
         ) {
             self.measurementNoise = measurementNoise > 0 ? measurementNoise : 1e-3
+            self.maximumNoise = max(maximumNoise ?? 10 * self.measurementNoise, self.measurementNoise)
+            self.noiseTimeConstant = noiseTimeConstant > 0 ? noiseTimeConstant : 3
             self.stillNoise = max(stillNoise, 0)
             self.movingNoise = max(movingNoise, 0)
             self.stillToMoving = stillToMoving > 0 ? stillToMoving : 1e-6
@@ -75,30 +101,34 @@ public struct IMMFilter: RangeFilter {
             self.initialStillProbability = min(max(initialStillProbability, 1e-3), 1 - 1e-3)
             self.nonLineOfSightFactor = max(nonLineOfSightFactor, 1)
             self.minimumWeight = min(max(minimumWeight, 1e-3), 1)
-            self.gate = gate > 0 ? gate : .infinity
-            self.relockCount = max(relockCount, 1)
+            self.outlierProbability = min(max(outlierProbability, 0), 0.99)
+            self.outlierSpread = outlierSpread > 0 ? outlierSpread : 1
+            self.relockTime = max(relockTime, 0)
             self.relockSpread = max(relockSpread, 0)
             self.initialRateNoise = initialRateNoise > 0 ? initialRateNoise : 1
         }
 
-        /// Chosen on the tuning half of the bundled traces (see `specs/filters.md` §6):
-        /// distance σ 0.05 m, still 1e-5 m²/s, moving 1 m²/s³, switching 0.1 /s both ways,
-        /// P(still) 0.9 at start, NLoS ×3, gate 4 σ, re-lock after 4 agreeing samples within
-        /// 0.5 m, initial rate σ 1 m/s. Angles (not tuned: no public trace with angles and truth
-        /// was available): σ 5°, still 0.1 °²/s, moving 10⁴ °²/s³ (the distance values scaled
-        /// by (5° / 0.05 m)²), re-lock spread 20°, initial rate σ 30 °/s.
+        /// Chosen on the tuning data (see `specs/filters.md` §6). Distance: σ from 0.05 m (at
+        /// least) to 0.5 m (at most), learned over 3 s; still 1e-5 m²/s, moving 1 m²/s³; switching
+        /// 0.1 /s to moving, 0.3 /s back; P(still) 0.9 at start; NLoS ×3; outliers 10 % spread
+        /// over 2 m; re-lock after 0.35 s of outliers within 0.5 m of each other; initial rate σ
+        /// 1 m/s. Angles (not tuned: no public trace with angles and truth was available): σ 5° to
+        /// 45°, still 0.1 °²/s, moving 10⁴ °²/s³ (the distance values scaled by (5° / 0.05 m)²),
+        /// outliers spread over 180°, re-lock spread 20°, initial rate σ 30 °/s.
         public static func standard(for domain: FilterDomain) -> Parameters {
             switch domain {
             case .distance:
                 Parameters(
-                    measurementNoise: 0.05, stillNoise: 1e-5, movingNoise: 1, stillToMoving: 0.1, movingToStill: 0.1,
-                    initialStillProbability: 0.9, nonLineOfSightFactor: 3, minimumWeight: 0.1, gate: 4, relockCount: 4,
-                    relockSpread: 0.5, initialRateNoise: 1)
+                    measurementNoise: 0.05, maximumNoise: 0.5, noiseTimeConstant: 3, stillNoise: 1e-5, movingNoise: 1,
+                    stillToMoving: 0.1, movingToStill: 0.3, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
+                    minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 2, relockTime: 0.35, relockSpread: 0.5,
+                    initialRateNoise: 1)
             case .angle:
                 Parameters(
-                    measurementNoise: 5, stillNoise: 0.1, movingNoise: 10_000, stillToMoving: 0.1, movingToStill: 0.1,
-                    initialStillProbability: 0.9, nonLineOfSightFactor: 3, minimumWeight: 0.1, gate: 4, relockCount: 4,
-                    relockSpread: 20, initialRateNoise: 30)
+                    measurementNoise: 5, maximumNoise: 45, noiseTimeConstant: 3, stillNoise: 0.1, movingNoise: 10_000,
+                    stillToMoving: 0.1, movingToStill: 0.3, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
+                    minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 180, relockTime: 0.35, relockSpread: 20,
+                    initialRateNoise: 30)
             }
         }
     }
@@ -118,12 +148,23 @@ public struct IMMFilter: RangeFilter {
     private var p00 = 0.0
     private var p01 = 0.0
     private var p11 = 0.0
-    private var gate: InnovationGate
+    // Noise estimate: σ² of a full-confidence line-of-sight measurement, and what it learns from.
+    private var noise: Double
+    private var noiseSamples = 0.0
+    private var previousValue = 0.0
+    private var previousTime = -Double.infinity
+    private var previousFactor = 1.0
+    // The current run of outliers.
+    private var outlierRun = 0
+    private var outlierRunStart = 0.0
+    private var lastOutlier = 0.0
+    private let outlierDensity: Double
 
     /// Creates the filter.
     public init(_ parameters: Parameters) {
         self.parameters = parameters
-        gate = InnovationGate(parameters)
+        noise = parameters.measurementNoise * parameters.measurementNoise
+        outlierDensity = parameters.outlierProbability / parameters.outlierSpread
     }
 
     /// The rate estimate after the last update (the moving model's rate × its probability),
@@ -144,8 +185,16 @@ public struct IMMFilter: RangeFilter {
     /// first measurement.
     public var stillProbability: Double? { initialized ? still : nil }
 
-    /// Number of consecutive measurements rejected by the gate so far (0 after an accepted one).
-    public var consecutiveRejections: Int { gate.rejectedRun }
+    /// The learned σ of a full-confidence line-of-sight measurement, unit
+    /// (``Parameters/measurementNoise`` ... ``Parameters/maximumNoise``).
+    public var measurementNoise: Double { noise.squareRoot() }
+
+    /// Number of consecutive agreeing measurements judged more likely outliers than not (0 after a
+    /// likely true one).
+    public var consecutiveOutliers: Int { outlierRun }
+
+    /// Posterior probability that the last measurement was a true one (mixture of both models).
+    public private(set) var lastInlierProbability = 1.0
 
     @inline(__always)
     private var estimate: Double { still * stillValue + (1 - still) * position }
@@ -162,9 +211,38 @@ public struct IMMFilter: RangeFilter {
         p00 = variance
         p01 = 0
         p11 = parameters.initialRateNoise * parameters.initialRateNoise
-        gate.reset()
+        outlierRun = 0
+        lastInlierProbability = 1
         rate = 0
         return value
+    }
+
+    /// Learns the measurement noise from `value` and the previous measurement (before the filter
+    /// uses `value`): the motion-compensated difference has variance `R_k + R_{k−1}`.
+    @inline(__always)
+    private mutating func learnNoise(_ value: Double, time: Double, factor: Double) {
+        let dt = time - previousTime
+        let previous = previousValue
+        let previousFactor = self.previousFactor
+        previousValue = value
+        previousTime = time
+        self.previousFactor = factor
+        // Only consecutive measurements less than a time constant apart say something about noise.
+        guard initialized, dt > 0, dt <= parameters.noiseTimeConstant else { return }
+        let d = value - previous - (rate ?? 0) * dt
+        var sample = d * d / (factor * factor + previousFactor * previousFactor)
+        let cap = 16 * noise
+        if sample > cap { sample = cap }
+        // An exponential average with time constant T, which starts as the mean of what it has
+        // seen (the prior counts as 5 measurements).
+        var gain = -Double.expMinusOne(-dt / parameters.noiseTimeConstant)
+        let start = 1 / (noiseSamples + 6)
+        if gain < start { gain = start }
+        noiseSamples += 1
+        noise += gain * (sample - noise)
+        let low = parameters.measurementNoise * parameters.measurementNoise
+        let high = parameters.maximumNoise * parameters.maximumNoise
+        if noise < low { noise = low } else if noise > high { noise = high }
     }
 
     /// Stores the state after a step and returns the estimate.
@@ -183,11 +261,15 @@ public struct IMMFilter: RangeFilter {
         return estimate
     }
 
-    /// Mixes, predicts to `input.time`, gates and (if accepted) corrects both models; returns the
-    /// probability-weighted estimate.
+    /// Mixes, predicts to `input.time` and corrects both models in proportion to the probability
+    /// that the measurement is a true one; returns the probability-weighted estimate.
     public mutating func update(_ input: FilterInput) -> Double {
         let z = input.value
-        let r = gate.measurementVariance(input)
+        var factor = 1.0
+        if input.weight < 1 { factor /= max(input.weight, parameters.minimumWeight) }
+        if input.isNonLineOfSight { factor *= parameters.nonLineOfSightFactor }
+        learnNoise(z, time: input.time, factor: factor)
+        let r = noise * factor * factor
         guard initialized else { return initialize(at: z, time: input.time, variance: r) }
         let dt = max(input.time - lastTime, 0)
         if input.time > lastTime { lastTime = input.time }
@@ -232,38 +314,66 @@ public struct IMMFilter: RangeFilter {
             m11 += q * dt
         }
 
-        // Gate on the moving model (the wider one).
-        let yM = z - mp
-        let sM = m00 + r
-        switch gate.judge(z, innovation: yM, variance: sM) {
-        case .accept: break
-        case .reject:  // keep both predictions
-            return store(
-                still: predictedStill, value: sp, variance: sv, position: mp, velocity: mv, covariance: (m00, m01, m11))
-        case .relock:
-            return initialize(at: z, time: lastTime, variance: r)
-        }
-
-        // Corrections.
+        // Likelihoods: a true measurement N(y; 0, S) with probability 1 − ε, an outlier with
+        // density ε / spread. Both Gaussians are scaled by √(2π)·e^(m/2), m the smaller of the two
+        // normalised squared innovations, so the larger one is exactly 1/√S (no underflow unless
+        // the measurement is hopeless for both models).
         let yS = z - sp
         let sS = sv + r
+        let yM = z - mp
+        let sM = m00 + r
         let inverseS = 1 / sS
-        let kS = sv * inverseS
-        sp += kS * yS
-        sv *= 1 - kS
         let inverseM = 1 / sM
+        let dS2 = yS * yS * inverseS
+        let dM2 = yM * yM * inverseM
+        let m = min(dS2, dM2)
+        let inlier = 1 - parameters.outlierProbability
+        let gaussianS = inlier * inverseS.squareRoot() * (dS2 == m ? 1 : Double.exp(-0.5 * (dS2 - m)))
+        let gaussianM = inlier * inverseM.squareRoot() * (dM2 == m ? 1 : Double.exp(-0.5 * (dM2 - m)))
+        // 2.5066… = √(2π); beyond e^700 the outlier term dominates whatever the density.
+        let clutter = outlierDensity * 2.5066282746310002 * Double.exp(0.5 * min(m, 1400))
+        let likelihoodS = gaussianS + clutter
+        let likelihoodM = gaussianM + clutter
+        let betaS = likelihoodS > 0 ? gaussianS / likelihoodS : 0
+        let betaM = likelihoodM > 0 ? gaussianM / likelihoodM : 0
+        let evidence = predictedStill * likelihoodS + predictedMoving * likelihoodM
+        let beta = evidence > 0 ? (predictedStill * gaussianS + predictedMoving * gaussianM) / evidence : 0
+        lastInlierProbability = beta
+
+        // Runs of agreeing likely outliers: a real jump once they last relockTime.
+        if beta < 0.5 {
+            if outlierRun > 0 && abs(z - lastOutlier) <= parameters.relockSpread {
+                outlierRun += 1
+            } else {
+                outlierRun = 1
+                outlierRunStart = lastTime
+            }
+            lastOutlier = z
+            if outlierRun >= 2 && lastTime - outlierRunStart >= parameters.relockTime {
+                return initialize(at: z, time: lastTime, variance: r)
+            }
+        } else {
+            outlierRun = 0
+        }
+
+        // Corrections, each in proportion to β, with the PDA spread term β(1 − β)(K y)².
+        let kS = sv * inverseS
+        let stepS = kS * yS
+        sp += betaS * stepS
+        sv += -betaS * kS * sv + betaS * (1 - betaS) * stepS * stepS
         let k0 = m00 * inverseM
         let k1 = m01 * inverseM
-        mp += k0 * yM
-        mv += k1 * yM
-        let n00 = (1 - k0) * m00
-        let n01 = (1 - k0) * m01
-        let n11 = m11 - k1 * m01
+        let step0 = k0 * yM
+        let step1 = k1 * yM
+        mp += betaM * step0
+        mv += betaM * step1
+        let spread = betaM * (1 - betaM)
+        let n00 = m00 - betaM * k0 * m00 + spread * step0 * step0
+        let n01 = m01 - betaM * k0 * m01 + spread * step0 * step1
+        let n11 = m11 - betaM * k1 * m01 + spread * step1 * step1
 
-        // Model probabilities from the innovation likelihoods:
-        // L_M / L_S = √(S_S / S_M) · exp(−(y_M²/S_M − y_S²/S_S) / 2).
-        let ratio = (sS * inverseM).squareRoot() * Double.exp(-0.5 * (yM * yM * inverseM - yS * yS * inverseS))
-        var newStill = predictedStill / (predictedStill + predictedMoving * ratio)
+        // Model probabilities from the mixture likelihoods.
+        var newStill = evidence > 0 ? predictedStill * likelihoodS / evidence : predictedStill
         if !(newStill >= 1e-6) { newStill = 1e-6 }  // also catches NaN
         if newStill > 1 - 1e-6 { newStill = 1 - 1e-6 }
 
@@ -287,10 +397,14 @@ public struct IMMFilter: RangeFilter {
         return x * (1 - x * (0.5 - x * (1.0 / 6.0 - x * (1.0 / 24.0 - x * (1.0 / 120.0 - x * (1.0 / 720.0))))))
     }
 
-    /// Forgets the state (the next measurement initialises the filter).
+    /// Forgets the state (the next measurement initialises the filter and the noise estimate).
     public mutating func reset() {
         initialized = false
-        gate.reset()
+        outlierRun = 0
         rate = nil
+        noise = parameters.measurementNoise * parameters.measurementNoise
+        noiseSamples = 0
+        previousTime = -Double.infinity
+        lastInlierProbability = 1
     }
 }

@@ -1,5 +1,4 @@
-/// The measurement model, outlier gate and re-lock rule shared by ``KalmanFilter`` and
-/// ``IMMFilter``.
+/// The measurement model, outlier gate and re-lock rule of ``KalmanFilter``.
 ///
 /// - Measurement variance: `σ = measurementNoise · (NLoS ? nonLineOfSightFactor : 1) /
 ///   max(weight, minimumWeight)` (weight = FoM / 100, 1 when unknown), `R = σ²`.
@@ -9,8 +8,7 @@
 ///   `relockSpread` of the previous rejected one) are a real step, not a spike; the
 ///   `relockCount`-th of them tells the filter to restart there.
 struct InnovationGate: Sendable {
-    /// Parameters that carry the measurement model and the gate (``KalmanFilter/Parameters``,
-    /// ``IMMFilter/Parameters``).
+    /// Parameters that carry the measurement model and the gate (``KalmanFilter/Parameters``).
     protocol Settings {
         var measurementNoise: Double { get }
         var nonLineOfSightFactor: Double { get }
@@ -85,4 +83,3 @@ struct InnovationGate: Sendable {
 }
 
 extension KalmanFilter.Parameters: InnovationGate.Settings {}
-extension IMMFilter.Parameters: InnovationGate.Settings {}
