@@ -24,10 +24,10 @@ import RealModule
 ///
 /// **Measurement noise** (learned): `R = σ²·f²` with the sample's factor
 /// `f = (NLoS ? nonLineOfSightFactor : 1) / max(weight, minimumWeight)` (weight = FoM / 100, 1 when
-/// unknown) and σ² a running estimate of the measurements' scatter: half the mean square of the
-/// motion-compensated difference between consecutive measurements, `(z_k − z_{k−1} − v·dt)² / 2`,
-/// divided by `f²`, each term capped at (4 σ)² so outliers do not inflate it, averaged with the
-/// time constant ``Parameters/noiseTimeConstant`` and kept within
+/// unknown) and σ² a running estimate of the measurements' scatter from second differences (the
+/// distance of each measurement from the line through the previous two, which a constant speed
+/// does not change; see `learnNoise`), each term capped at (4 σ)² so outliers do not inflate it,
+/// averaged with the time constant ``Parameters/noiseTimeConstant`` and kept within
 /// [``Parameters/measurementNoise``, ``Parameters/maximumNoise``]. A device noisier than the
 /// standard 5 cm therefore does not look "moving" at rest, and is smoothed as much as it needs.
 ///
@@ -86,7 +86,7 @@ public struct IMMFilter: RangeFilter {
         /// Creates parameters; values outside their ranges are clamped to the nearest valid one.
         public init(
             measurementNoise: Double, maximumNoise: Double? = nil, noiseTimeConstant: Double = 3, stillNoise: Double,
-            movingNoise: Double, stillToMoving: Double = 0.1, movingToStill: Double = 0.3,
+            movingNoise: Double, stillToMoving: Double = 0.1, movingToStill: Double = 0.1,
             initialStillProbability: Double = 0.9, nonLineOfSightFactor: Double = 3, minimumWeight: Double = 0.1,
             outlierProbability: Double = 0.1, outlierSpread: Double, relockTime: Double = 0.35, relockSpread: Double,
             initialRateNoise: Double
@@ -110,7 +110,7 @@ public struct IMMFilter: RangeFilter {
 
         /// Chosen on the tuning data (see `specs/filters.md` §6). Distance: σ from 0.05 m (at
         /// least) to 0.5 m (at most), learned over 3 s; still 1e-5 m²/s, moving 1 m²/s³; switching
-        /// 0.1 /s to moving, 0.3 /s back; P(still) 0.9 at start; NLoS ×3; outliers 10 % spread
+        /// 0.1 /s both ways; P(still) 0.9 at start; NLoS ×3; outliers 10 % spread
         /// over 2 m; re-lock after 0.35 s of outliers within 0.5 m of each other; initial rate σ
         /// 1 m/s. Angles (not tuned: no public trace with angles and truth was available): σ 5° to
         /// 45°, still 0.1 °²/s, moving 10⁴ °²/s³ (the distance values scaled by (5° / 0.05 m)²),
@@ -120,13 +120,13 @@ public struct IMMFilter: RangeFilter {
             case .distance:
                 Parameters(
                     measurementNoise: 0.05, maximumNoise: 0.5, noiseTimeConstant: 3, stillNoise: 1e-5, movingNoise: 1,
-                    stillToMoving: 0.1, movingToStill: 0.3, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
+                    stillToMoving: 0.1, movingToStill: 0.1, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
                     minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 2, relockTime: 0.35, relockSpread: 0.5,
                     initialRateNoise: 1)
             case .angle:
                 Parameters(
                     measurementNoise: 5, maximumNoise: 45, noiseTimeConstant: 3, stillNoise: 0.1, movingNoise: 10_000,
-                    stillToMoving: 0.1, movingToStill: 0.3, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
+                    stillToMoving: 0.1, movingToStill: 0.1, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
                     minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 180, relockTime: 0.35, relockSpread: 20,
                     initialRateNoise: 30)
             }
@@ -154,6 +154,9 @@ public struct IMMFilter: RangeFilter {
     private var previousValue = 0.0
     private var previousTime = -Double.infinity
     private var previousFactor = 1.0
+    private var olderValue = 0.0
+    private var olderTime = -Double.infinity
+    private var olderFactor = 1.0
     // The current run of outliers.
     private var outlierRun = 0
     private var outlierRunStart = 0.0
@@ -217,20 +220,31 @@ public struct IMMFilter: RangeFilter {
         return value
     }
 
-    /// Learns the measurement noise from `value` and the previous measurement (before the filter
-    /// uses `value`): the motion-compensated difference has variance `R_k + R_{k−1}`.
+    /// Learns the measurement noise from `value` and the two measurements before it (before the
+    /// filter uses `value`): the distance of `value` from the straight line through the previous
+    /// two, `e = z_k − z_{k−1} − (z_{k−1} − z_{k−2})·ρ` with `ρ = dt_k / dt_{k−1}`, has variance
+    /// `R_k + (1 + ρ)²·R_{k−1} + ρ²·R_{k−2}` whatever the (constant) speed. Second differences need
+    /// no estimate of the speed, so the noise estimate cannot feed on the filter's own belief (a
+    /// first difference compensated with the filter's rate counts unseen motion as noise, which
+    /// makes motion look even less likely).
     @inline(__always)
     private mutating func learnNoise(_ value: Double, time: Double, factor: Double) {
         let dt = time - previousTime
-        let previous = previousValue
-        let previousFactor = self.previousFactor
+        let dtBefore = previousTime - olderTime
+        let e = value - previousValue - (previousValue - olderValue) * (dtBefore > 0 ? dt / dtBefore : 0)
+        let rho = dtBefore > 0 ? dt / dtBefore : .infinity
+        let weight = factor * factor + (1 + rho) * (1 + rho) * previousFactor * previousFactor + rho * rho * olderFactor * olderFactor
+        olderValue = previousValue
+        olderTime = previousTime
+        olderFactor = previousFactor
         previousValue = value
         previousTime = time
-        self.previousFactor = factor
-        // Only consecutive measurements less than a time constant apart say something about noise.
-        guard initialized, dt > 0, dt <= parameters.noiseTimeConstant else { return }
-        let d = value - previous - (rate ?? 0) * dt
-        var sample = d * d / (factor * factor + previousFactor * previousFactor)
+        previousFactor = factor
+        // Only measurements less than a time constant apart, at comparable intervals, say something
+        // about the noise.
+        let limit = parameters.noiseTimeConstant
+        guard initialized, dt > 0, dtBefore > 0, dt <= limit, dtBefore <= limit, rho <= 4 else { return }
+        var sample = e * e / weight
         let cap = 16 * noise
         if sample > cap { sample = cap }
         // An exponential average with time constant T, which starts as the mean of what it has
@@ -405,6 +419,7 @@ public struct IMMFilter: RangeFilter {
         noise = parameters.measurementNoise * parameters.measurementNoise
         noiseSamples = 0
         previousTime = -Double.infinity
+        olderTime = -Double.infinity
         lastInlierProbability = 1
     }
 }
