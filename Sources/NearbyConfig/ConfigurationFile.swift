@@ -184,18 +184,32 @@ public enum ConfigurationFile {
             d.rejectUnknownKeys(
                 imm, at: p,
                 allowed: [
-                    "measurement_noise", "still_noise", "moving_noise", "still_to_moving", "moving_to_still", "initial_still_probability",
-                    "nlos_factor", "min_weight", "gate", "relock_count", "relock_spread", "initial_rate_noise",
+                    "measurement_noise", "max_measurement_noise", "noise_time", "still_noise", "moving_noise", "still_to_moving",
+                    "moving_to_still", "initial_still_probability", "nlos_factor", "min_weight", "outlier_probability",
+                    "outlier_spread", "relock_time", "relock_spread", "initial_rate_noise",
                 ])
             let standard = IMMFilter.Parameters.standard(for: .distance)
+            let measurementNoise =
+                d.number(imm, "measurement_noise", at: p, expected: "metres > 0 (smallest σ of one measurement), e.g. 0.05") { $0 > 0 }
+                ?? standard.measurementNoise
+            let maximumNoise = d.number(
+                imm, "max_measurement_noise", at: p, expected: "metres > 0 (largest σ the noise estimate may reach), e.g. 0.5"
+            ) { $0 > 0 }
+            if let maximumNoise, maximumNoise < measurementNoise {
+                d.issue(
+                    "filter.imm.max_measurement_noise",
+                    "\(maximumNoise) is below measurement_noise \(measurementNoise); set it ≥ measurement_noise (equal = fixed noise)")
+            }
             settings.imm = IMMFilter.Parameters(
-                measurementNoise: d.number(imm, "measurement_noise", at: p, expected: "metres > 0 (σ of one measurement), e.g. 0.05") { $0 > 0 }
-                    ?? standard.measurementNoise,
+                measurementNoise: measurementNoise,
+                maximumNoise: maximumNoise ?? max(standard.maximumNoise, measurementNoise),
+                noiseTimeConstant: d.number(imm, "noise_time", at: p, expected: "seconds > 0, e.g. 3") { $0 > 0 }
+                    ?? standard.noiseTimeConstant,
                 stillNoise: d.number(imm, "still_noise", at: p, expected: "m²/s ≥ 0, e.g. 0.00001") { $0 >= 0 } ?? standard.stillNoise,
                 movingNoise: d.number(imm, "moving_noise", at: p, expected: "m²/s³ ≥ 0, e.g. 1") { $0 >= 0 } ?? standard.movingNoise,
                 stillToMoving: d.number(imm, "still_to_moving", at: p, expected: "a rate > 0 per second, e.g. 0.1") { $0 > 0 }
                     ?? standard.stillToMoving,
-                movingToStill: d.number(imm, "moving_to_still", at: p, expected: "a rate > 0 per second, e.g. 0.1") { $0 > 0 }
+                movingToStill: d.number(imm, "moving_to_still", at: p, expected: "a rate > 0 per second, e.g. 0.3") { $0 > 0 }
                     ?? standard.movingToStill,
                 initialStillProbability: d.number(imm, "initial_still_probability", at: p, expected: "0 < p < 1, e.g. 0.9") { $0 > 0 && $0 < 1 }
                     ?? standard.initialStillProbability,
@@ -203,8 +217,10 @@ public enum ConfigurationFile {
                     ?? standard.nonLineOfSightFactor,
                 minimumWeight: d.number(imm, "min_weight", at: p, expected: "0 < weight ≤ 1, e.g. 0.1") { $0 > 0 && $0 <= 1 }
                     ?? standard.minimumWeight,
-                gate: d.number(imm, "gate", at: p, expected: "standard deviations > 0, e.g. 4") { $0 > 0 } ?? standard.gate,
-                relockCount: d.integer(imm, "relock_count", at: p, expected: "an integer ≥ 1, e.g. 4") { $0 >= 1 } ?? standard.relockCount,
+                outlierProbability: d.number(imm, "outlier_probability", at: p, expected: "0 ≤ p < 1, e.g. 0.1") { $0 >= 0 && $0 < 1 }
+                    ?? standard.outlierProbability,
+                outlierSpread: d.number(imm, "outlier_spread", at: p, expected: "metres > 0, e.g. 2") { $0 > 0 } ?? standard.outlierSpread,
+                relockTime: d.number(imm, "relock_time", at: p, expected: "seconds ≥ 0, e.g. 0.5") { $0 >= 0 } ?? standard.relockTime,
                 relockSpread: d.number(imm, "relock_spread", at: p, expected: "metres ≥ 0, e.g. 0.5") { $0 >= 0 } ?? standard.relockSpread,
                 initialRateNoise: d.number(imm, "initial_rate_noise", at: p, expected: "m/s > 0, e.g. 1") { $0 > 0 }
                     ?? standard.initialRateNoise)

@@ -24,8 +24,10 @@ struct BenchCommand: ParsableCommand {
 
             --summary compares every filter with the best baseline (\(FilterSpec.baselines.map(\.name).joined(separator: ", "))) \
             per trace: wins (debiased RMSE within 3 % of the best baseline's), median and worst ratio, \
-            and the default's goal per trace (specs/filters.md §6). With --plot-dir it writes one SVG \
-            per trace showing the default and that trace's best baseline.
+            and the default's goal per data set and per trace (specs/filters.md §6); a data set is the \
+            first directory below the one all traces share, and --held-out DIR reports the data sets \
+            under DIR apart (held out of tuning). With --plot-dir it writes one SVG per trace showing \
+            the default and that trace's best baseline.
             """)
 
     @Argument(help: ArgumentHelp("Trace files (CSV, see specs/trace-format.md).", valueName: "trace"))
@@ -64,6 +66,11 @@ struct BenchCommand: ParsableCommand {
         help: ArgumentHelp("With --summary: write one SVG per trace (truth, raw, the default, the best baseline) into this directory.", valueName: "dir"))
     var plotDirectory: String?
 
+    @Option(
+        name: .customLong("held-out"),
+        help: ArgumentHelp("With --summary: a directory (or trace) held out of tuning; its data sets are reported apart. Repeat for several.", valueName: "path"))
+    var heldOut: [String] = []
+
     func validate() throws {
         guard !traces.isEmpty else {
             throw ValidationError("name at least one trace file, e.g. nearby bench data/hanyang/static/los_h100_2m.csv")
@@ -71,6 +78,9 @@ struct BenchCommand: ParsableCommand {
         _ = try filterSpecs()
         _ = try zoneMap()
         guard lostAfter > 0 else { throw ValidationError("--lost-after must be > 0 seconds, not \(lostAfter)") }
+        if !heldOut.isEmpty && !summary {
+            throw ValidationError("--held-out labels data sets in the summary; add --summary")
+        }
         if plotDirectory != nil && !summary {
             throw ValidationError("--plot-dir writes the summary plots; add --summary (or use --plot FILE.svg for every filter)")
         }
@@ -95,7 +105,8 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let suite = BenchSuite(filters: try filterSpecs(), zones: try zoneMap(), lostAfter: lostAfter, summary: summary)
+        let suite = BenchSuite(
+            filters: try filterSpecs(), zones: try zoneMap(), lostAfter: lostAfter, summary: summary, heldOut: heldOut)
         // Read every trace first, so a bad file fails before any work is done.
         let loaded = try traces.map { path in (path: path, records: try TraceFile.read(path)) }
         let outcome = suite.run(traces: loaded, plot: plot != nil, plotDirectory: plotDirectory)

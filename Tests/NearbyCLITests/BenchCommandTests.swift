@@ -7,7 +7,7 @@ import Testing
 @Suite struct BenchCommandTests {
     static let keys: Set<String> = [
         "trace", "filter", "samples", "rmse_m", "bias_m", "rmse_debiased_m", "p95_abs_err_m", "jitter_m", "lag_s",
-        "zone_accuracy", "zone_transitions", "truth_zone_transitions", "zone_flaps", "zone_latency_s", "ns_per_sample",
+        "zone_accuracy", "zone_transitions", "truth_zone_transitions", "zone_flaps", "zone_latency_s", "ns_per_sample", "truth_static",
     ]
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-bench-\(UUID().uuidString)")
 
@@ -152,7 +152,11 @@ import Testing
         #expect(!run.stdout.contains("rmse_m"))
         #expect(lines.contains { $0.hasPrefix(still) && $0.contains("static") && $0.contains("ema") && $0.hasSuffix("met") })
         #expect(lines.contains { $0.hasPrefix(walk) && $0.contains("moving") && $0.hasSuffix("met") })
-        #expect(lines.last == "goal met on 2 of 2 traces")
+        #expect(lines.contains("goal met on 2 of 2 traces"))
+        #expect(lines.last?.hasPrefix("cost of the default pipeline (filter + zones): median ") == true)
+        // One data set per directory below the shared one: data/hanyang and data/synthetic.
+        #expect(lines.contains { $0.hasPrefix("data/hanyang ") && $0.contains("tuned") })
+        #expect(lines.contains { $0.hasPrefix("data/synthetic ") })
 
         let json = try await bench([still, walk, "--summary", "--json"])
         #expect(json.status == 0, "\(json.stderr)")
@@ -164,6 +168,28 @@ import Testing
         #expect(traces.map { $0["trace"] as? String } == [still, walk])
         #expect(traces.allSatisfy { $0["goal_met"] as? Bool == true })
         #expect((try #require(summary["filters"] as? [[String: Any]])).count == 14)  // every filter by default
+        let datasets = try #require(summary["datasets"] as? [[String: Any]])
+        #expect(datasets.map { $0["dataset"] as? String }.count == 2)
+        #expect((summary["cost"] as? [String: Any])?["median_ns_per_sample"] is Double)
+    }
+
+    @Test func summaryReportsHeldOutDataSetsApart() async throws {
+        let tuned = PackagePaths.file("data/hanyang/static/los_h100_2m.csv").path
+        let heldOut = PackagePaths.file("data/labyrinth/a105.csv").path
+        let heldOutDirectory = PackagePaths.file("data/labyrinth").path
+        let run = try await bench([tuned, heldOut, "--summary", "--filter", "kalman", "--held-out", heldOutDirectory + "/"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasSuffix("data/labyrinth") == false && $0.contains("labyrinth") && $0.contains("held-out") })
+        #expect(lines.contains { $0.contains("hanyang") && $0.contains("tuned") })
+        #expect(lines.contains { $0.hasPrefix("goal met on ") && $0.contains("of 1 tuned traces and on ") && $0.hasSuffix("of 1 held-out traces") })
+        let json = try await bench([tuned, heldOut, "--summary", "--json", "--held-out", heldOutDirectory])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let traces = try #require((object["summary"] as? [String: Any])?["traces"] as? [[String: Any]])
+        #expect(traces.map { $0["held_out"] as? Bool } == [false, true])
+        let alone = try await bench([tuned, "--held-out", heldOutDirectory])
+        #expect(alone.status != 0)
+        #expect(alone.stderr.contains("--held-out labels data sets in the summary; add --summary"))
     }
 
     @Test func summaryPlotsShowTheDefaultAndTheBestBaselinePerTrace() async throws {

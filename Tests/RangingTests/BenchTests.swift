@@ -125,7 +125,8 @@ import Testing
             #expect(Set(entry.keys) == Set(BenchResult.jsonKeys))
             #expect(entry["trace"] as? String == "a \"quoted\" name")
         }
-        #expect(BenchResult.jsonKeys.count == 15)
+        #expect(BenchResult.jsonKeys.count == 16)
+        #expect(raw["truth_static"] as? Bool == false)
         let raw = array[0]
         #expect(raw["filter"] as? String == "raw")
         #expect(raw["samples"] as? Int == 179)
@@ -212,7 +213,7 @@ import Testing
         #expect(a.misses == ["jitter 0.0110 m"])
         let b = summary.traces[1]
         #expect(!b.isStatic && b.bestBaseline == "raw" && abs(b.ratio - 0.5) < 1e-12)
-        #expect(b.misses == ["lag +0.050 s", "1 flaps"])
+        #expect(b.misses == ["lag +0.050 s", "1 flaps (truth never changes zone)"])
         let imm = try #require(summary.filters.first { $0.filter == "imm" })
         #expect(imm.traces == 2 && imm.wins == 2 && imm.best == 1)
         #expect(abs(imm.medianRatio - 0.76) < 1e-12 && abs(imm.worstRatio - 1.02) < 1e-12 && imm.worstTrace == "a")
@@ -224,7 +225,9 @@ import Testing
         let text = summary.text
         #expect(text.contains("imm *"))
         #expect(text.contains("missed: jitter 0.0110 m"))
-        #expect(text.hasSuffix("goal met on 0 of 2 traces\n"))
+        #expect(text.contains("goal met on 0 of 2 traces\n"))
+        #expect(text.hasSuffix("cost of the default pipeline (filter + zones): median 1 ns/sample, largest 1 ns/sample (meaningful in a release build)\n"))
+        #expect(summary.datasets.map(\.dataset) == ["."] && summary.datasets[0].traces == 2 && summary.datasets[0].goalMet == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(summary.json.utf8)) as? [String: Any])
         #expect(json["default"] as? String == "imm")
         let traces = try #require(json["traces"] as? [[String: Any]])
@@ -241,15 +244,58 @@ import Testing
         #expect(BenchSummary.bestBaseline(in: results) == nil)
     }
 
-    /// The goal of `specs/filters.md` §6 on every bundled trace, exactly as documented there: met
-    /// everywhere but on `nlos_h100_6m` (1.12× ema's debiased RMSE), on the teleport step, and by
-    /// 0.03 s of lag on the slow 100 Hz trolley trace `mid_a5_t0`.
+    @Test func flapsAreJudgedAgainstTheBaselineWithTheFewest() {
+        // Truth crosses a boundary (2 transitions): the default may flap as often as the baseline
+        // with the fewest flaps (here ema: 1), not more.
+        func run(_ filter: String, flaps: Int) -> BenchResult {
+            var result = Self.result("walk", filter, 0.1, lag: 0.1, flaps: flaps)
+            result.truthZoneTransitions = 2
+            return result
+        }
+        let baselines = [("raw", 3), ("median3", 2), ("ma10", 2), ("ema", 1), ("one-euro", 3)].map { run($0.0, flaps: $0.1) }
+        let one = BenchSummary(results: baselines + [run("imm", flaps: 1)], defaultFilter: "imm")
+        #expect(one.traces[0].misses.isEmpty && one.traces[0].fewestBaselineFlaps == 1)
+        let two = BenchSummary(results: baselines + [run("imm", flaps: 2)], defaultFilter: "imm")
+        #expect(two.traces[0].misses == ["2 flaps (a baseline has 1)"])
+    }
+
+    @Test func dataSetsAreTheFirstDirectoryBelowTheSharedOneAndHeldOutIsApart() {
+        let traces = ["data/hanyang/static/a.csv", "data/hanyang/dynamic/b.csv", "data/aau/c.csv", "data/labyrinth/d.csv"]
+        let sets = BenchSummary.datasets(of: traces)
+        #expect(sets["data/hanyang/static/a.csv"] == "data/hanyang" && sets["data/hanyang/dynamic/b.csv"] == "data/hanyang")
+        #expect(sets["data/aau/c.csv"] == "data/aau" && sets["data/labyrinth/d.csv"] == "data/labyrinth")
+        #expect(BenchSummary.datasets(of: ["mine/x.csv", "mine/y.csv"]) == ["mine/x.csv": "mine", "mine/y.csv": "mine"])
+        #expect(BenchSummary.datasets(of: ["x.csv"]) == ["x.csv": "."])
+        var results: [BenchResult] = []
+        for (i, trace) in traces.enumerated() {
+            for (name, value) in [("raw", 0.2), ("median3", 0.3), ("ma10", 0.5), ("ema", 0.6), ("one-euro", 0.25)] {
+                results.append(Self.result(trace, name, value, lag: 0.1))
+            }
+            results.append(Self.result(trace, "imm", i == 3 ? 0.3 : 0.1, lag: 0.1))
+        }
+        let summary = BenchSummary(results: results, defaultFilter: "imm", heldOut: ["data/labyrinth/"])
+        #expect(summary.datasets.map(\.dataset) == ["data/hanyang", "data/aau", "data/labyrinth"])
+        #expect(summary.datasets.map(\.isHeldOut) == [false, false, true])
+        #expect(summary.datasets.map(\.traces) == [2, 1, 1] && summary.datasets.map(\.goalMet) == [2, 1, 0])
+        #expect(abs(summary.datasets[2].worstRatio - 1.5) < 1e-12)
+        #expect(summary.text.contains("goal met on 4 of 4 tuned traces and on 0 of 1 held-out traces"))
+        #expect(summary.text.contains("held-out"))
+    }
+
+    /// The goal of `specs/filters.md` §6 on every bundled trace, exactly as documented there (§6.5,
+    /// §6.7): met everywhere but on `nlos_h100_6m` (1.11× ema's debiased RMSE, an unlucky first
+    /// sample), on the teleport step (held 0.5 s), by the lag of the drone traces and the slow
+    /// 100 Hz trolley (within the lag metric's resolution there), by 1.04× on `loiter_tag_a2`, and
+    /// on the 2 Hz Labyrinth robot (ratio, lag, one trace's flaps).
     @Test func theDefaultMeetsItsGoalOnTheBundledTracesAsDocumented() throws {
         let traces = ["los_h100_2m", "los_h100_4m", "los_h100_6m", "los_h100_8m", "los_h100_10m"].map { "data/hanyang/static/\($0).csv" }
             + ["nlos_h100_4m", "nlos_h100_6m", "nlos_h100_8m", "nlos_h100_10m"].map { "data/hanyang/static/\($0).csv" }
             + ["A3", "A5", "A9", "A12"].flatMap { ["data/hanyang/dynamic/los_A_case1_\($0).csv", "data/hanyang/dynamic/nlos_A_case1_\($0).csv"] }
             + ["hover_1p5m", "step_2m_4m", "walk_4m_1m"].map { "data/synthetic/\($0).csv" }
             + ["fast_a5_t0", "mid_a5_t0"].map { "data/lias/\($0).csv" }
+            + ["loiter_tag_a1", "loiter_tag_a2", "loiter_tag_a3", "loiter_a1_tag", "loiter_a2_tag", "loiter_a3_tag"].map { "data/aau/\($0).csv" }
+            + ["static_a1_a2", "static_a1_a3", "static_a2_a3"].map { "data/aau/\($0).csv" }
+            + ["a105", "a107", "a108", "a109"].map { "data/labyrinth/\($0).csv" }
         let runner = BenchRunner.quick()
         var results: [BenchResult] = []
         for trace in traces {
@@ -258,21 +304,32 @@ import Testing
                 results.append(runner.run(trace: trace, records: records, filter: spec).result)
             }
         }
-        let summary = BenchSummary(results: results)
+        let summary = BenchSummary(results: results, heldOut: ["data/labyrinth"])
         #expect(summary.traces.count == traces.count)
         for row in summary.traces {
+            let lagExcess = (row.result.lag ?? 0) - (row.raw?.lag ?? 0)
             switch row.trace {
             case "data/hanyang/static/nlos_h100_6m.csv":
                 #expect(row.misses.count == 1 && row.ratio > 1.03 && row.ratio < 1.15, "\(row.misses)")
                 #expect(row.result.jitter! <= 0.010)
             case "data/synthetic/step_2m_4m.csv":
-                #expect(row.ratio > 5, "the teleport step is held for 3 samples (re-lock after 4)")
+                #expect(row.ratio > 5, "the teleport step is held for 0.5 s (the re-lock time)")
             case "data/lias/mid_a5_t0.csv":
                 #expect(row.misses == ["lag +0.030 s"])
-                #expect(row.ratio <= 1.03)
+            case let trace where trace.hasPrefix("data/aau/loiter_"):
+                // Only lag (within the metric's resolution on these traces, §6.7) and, on one, 1.04×.
+                #expect(row.ratio <= (trace.hasSuffix("tag_a2.csv") ? 1.04 : 1.03), "\(trace) \(row.ratio)")
+                #expect(lagExcess <= 0.065, "\(trace) lag +\(lagExcess)")
+                #expect(row.result.zoneFlaps == 0)
+            case let trace where trace.hasPrefix("data/labyrinth/"):
+                #expect(row.isHeldOut)
+                #expect(row.ratio < 1.15 && lagExcess < 0.2, "\(trace) \(row.misses)")
+                #expect(row.result.zoneFlaps <= (trace.hasSuffix("a108.csv") ? 4 : 0), "\(trace) \(row.misses)")
+                #expect(row.result.zoneLatency! - row.raw!.zoneLatency! <= 0.1)
             default:
                 #expect(row.misses.isEmpty, "\(row.trace): \(row.misses)")
             }
         }
+        #expect(summary.datasets.map(\.dataset) == ["data/hanyang", "data/synthetic", "data/lias", "data/aau", "data/labyrinth"])
     }
 }

@@ -202,6 +202,42 @@ struct Recorder {
         }
     }
 
+    /// A spike never crosses a zone boundary on its own, at any rate: the default pipeline at
+    /// 1.65 m (mid, 0.15 m outside near) sees spikes to 1.0 m (near) and 3.6 m (far), single and
+    /// as 0.2 s bursts, and reports no zone change; a real walk in at 1 m/s enters near within
+    /// 0.6 s of the truth crossing 1.4 m (the zone's enter threshold).
+    @Test(arguments: [2.0, 10.0, 100.0])
+    func spikesNeverChangeTheZoneButARealMoveDoes(rate: Double) throws {
+        var r = Recorder()
+        let dt = 1 / rate
+        var t = 0.0
+        func feed(_ distance: Double) {
+            t += dt
+            _ = r.feed(t, distance)
+        }
+        for i in 0..<Int(5 * rate) { feed(1.65 + 0.02 * Double(i % 3 - 1)) }
+        #expect(r.events == [.found(at: dt), .change(nil, 1, at: dt)])
+        r.events.removeAll()
+        let burst = max(Int((0.2 * rate).rounded(.down)), 1)
+        for spike in [1.0, 3.6] {
+            feed(spike)
+            for _ in 0..<Int(2 * rate) { feed(1.65) }
+            for _ in 0..<burst { feed(spike) }
+            for _ in 0..<Int(2 * rate) { feed(1.65) }
+        }
+        #expect(r.events.isEmpty, "\(r.events)")
+        // Walk in from 1.65 m to 0.9 m at 1 m/s; the truth crosses 1.4 m 0.25 s after the start.
+        let start = t
+        while t - start < 2 { feed(max(1.65 - (t + dt - start), 0.9)) }
+        let entered = try #require(r.events.first)
+        guard case .zoneChanged(let from, let to, let at) = entered else {
+            Issue.record("expected a zone change, got \(entered)")
+            return
+        }
+        #expect(from?.index == 1 && to?.index == 0)
+        #expect(at - (start + 0.25) < 0.6, "entered near \(at - start - 0.25) s after the truth")
+    }
+
     @Test func tickIgnoresNonFiniteTimes() {
         var r = Recorder()
         _ = r.feed(0, 2)

@@ -65,6 +65,18 @@ public enum BenchMetrics {
         return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
     }
 
+    /// `true` if the known truths never differ by more than ``staticTolerance`` (a static trace).
+    public static func isStatic(truths: [Double?]) -> Bool {
+        var low = Double.infinity
+        var high = -Double.infinity
+        for truth in truths {
+            guard let truth else { continue }
+            low = min(low, truth)
+            high = max(high, truth)
+        }
+        return high - low <= staticTolerance
+    }
+
     /// Static segments of the truth: maximal runs of consecutive samples with truth that stay
     /// within ``staticTolerance`` of the run's first truth value and last at least
     /// ``minimumStaticDuration``. Returns index ranges.

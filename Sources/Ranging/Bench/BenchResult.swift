@@ -34,12 +34,16 @@ public struct BenchResult: Sendable, Hashable {
     public var zoneLatency: Double?
     /// Cost of the whole pipeline (filter, direction, zones) per sample, nanoseconds.
     public var nanosecondsPerSample: Double
+    /// `true` if the truth never moves by more than ``BenchMetrics/staticTolerance`` (a static
+    /// trace), `nil` without truth.
+    public var truthIsStatic: Bool?
 
     /// Creates a result.
     public init(
         trace: String, filter: String, samples: Int, rmse: Double?, bias: Double?, rmseDebiased: Double?,
         p95AbsoluteError: Double?, jitter: Double?, lag: Double?, zoneAccuracy: Double?, zoneTransitions: Int,
-        truthZoneTransitions: Int?, zoneFlaps: Int, zoneLatency: Double?, nanosecondsPerSample: Double
+        truthZoneTransitions: Int?, zoneFlaps: Int, zoneLatency: Double?, nanosecondsPerSample: Double,
+        truthIsStatic: Bool? = nil
     ) {
         self.trace = trace
         self.filter = filter
@@ -56,12 +60,14 @@ public struct BenchResult: Sendable, Hashable {
         self.zoneFlaps = zoneFlaps
         self.zoneLatency = zoneLatency
         self.nanosecondsPerSample = nanosecondsPerSample
+        self.truthIsStatic = truthIsStatic
     }
 
     /// The JSON keys of a result, in output order.
     public static let jsonKeys = [
         "trace", "filter", "samples", "rmse_m", "bias_m", "rmse_debiased_m", "p95_abs_err_m", "jitter_m", "lag_s",
         "zone_accuracy", "zone_transitions", "truth_zone_transitions", "zone_flaps", "zone_latency_s", "ns_per_sample",
+        "truth_static",
     ]
 
     /// The result as one JSON object with the keys of ``jsonKeys``; unknown values are `null`.
@@ -72,6 +78,7 @@ public struct BenchResult: Sendable, Hashable {
             Format.json(jitter), Format.json(lag, decimals: 3), Format.json(zoneAccuracy),
             String(zoneTransitions), truthZoneTransitions.map { String($0) } ?? "null", String(zoneFlaps),
             Format.json(zoneLatency, decimals: 3), Format.json(nanosecondsPerSample, decimals: 1),
+            truthIsStatic.map { String($0) } ?? "null",
         ]
         let members = zip(Self.jsonKeys, values).map { "\"\($0)\":\($1)" }
         return "{" + members.joined(separator: ",") + "}"

@@ -75,7 +75,8 @@ public struct BenchRunner: Sendable {
             truthZoneTransitions: truthTransitions?.count,
             zoneFlaps: BenchMetrics.flaps(reported: reported, truth: truthTransitions),
             zoneLatency: truthTransitions.flatMap { BenchMetrics.zoneLatency(reported: reported, truth: $0) },
-            nanosecondsPerSample: timePerSample(records: records, filter: filter))
+            nanosecondsPerSample: timePerSample(records: records, filter: filter),
+            truthIsStatic: hasTruth ? BenchMetrics.isStatic(truths: truths) : nil)
         return BenchRun(result: result, filter: filter, outputs: outputs, zones: reportedZones, events: events)
     }
 

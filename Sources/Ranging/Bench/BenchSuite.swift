@@ -10,14 +10,17 @@ public struct BenchSuite: Sendable {
     public var lostAfter: Double
     /// Compare the filters with the best baseline (``BenchSummary``) instead of per-trace tables.
     public var summary: Bool
+    /// Paths whose traces were held out of tuning: the summary reports their data sets apart.
+    public var heldOut: [String]
 
     /// A suite of `filters`; with `summary`, the baselines and the default are added (see
     /// ``summaryFilters(_:)``).
-    public init(filters: [FilterSpec], zones: ZoneMap, lostAfter: Double, summary: Bool) {
+    public init(filters: [FilterSpec], zones: ZoneMap, lostAfter: Double, summary: Bool, heldOut: [String] = []) {
         self.filters = summary ? Self.summaryFilters(filters) : filters
         self.zones = zones
         self.lostAfter = lostAfter
         self.summary = summary
+        self.heldOut = heldOut
     }
 
     /// The filters named (see ``FilterSpec/init(name:)``), without repeats, in the order given;
@@ -82,7 +85,7 @@ public struct BenchSuite: Sendable {
             }
             if !summary { outcome.tables.append(BenchReport.table(trace: path, records: records, results: runs.map(\.result), zones: zones)) }
         }
-        if summary { outcome.summary = BenchSummary(results: outcome.results) }
+        if summary { outcome.summary = BenchSummary(results: outcome.results, heldOut: heldOut) }
         if plot { outcome.plot = all.svg() }
         return outcome
     }

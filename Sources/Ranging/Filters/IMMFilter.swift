@@ -88,7 +88,7 @@ public struct IMMFilter: RangeFilter {
             measurementNoise: Double, maximumNoise: Double? = nil, noiseTimeConstant: Double = 3, stillNoise: Double,
             movingNoise: Double, stillToMoving: Double = 0.1, movingToStill: Double = 0.1,
             initialStillProbability: Double = 0.9, nonLineOfSightFactor: Double = 3, minimumWeight: Double = 0.1,
-            outlierProbability: Double = 0.1, outlierSpread: Double, relockTime: Double = 0.35, relockSpread: Double,
+            outlierProbability: Double = 0.1, outlierSpread: Double, relockTime: Double = 0.5, relockSpread: Double,
             initialRateNoise: Double
         ) {
             self.measurementNoise = measurementNoise > 0 ? measurementNoise : 1e-3
@@ -111,7 +111,7 @@ public struct IMMFilter: RangeFilter {
         /// Chosen on the tuning data (see `specs/filters.md` §6). Distance: σ from 0.05 m (at
         /// least) to 0.5 m (at most), learned over 3 s; still 1e-5 m²/s, moving 1 m²/s³; switching
         /// 0.1 /s both ways; P(still) 0.9 at start; NLoS ×3; outliers 10 % spread
-        /// over 2 m; re-lock after 0.35 s of outliers within 0.5 m of each other; initial rate σ
+        /// over 2 m; re-lock after 0.5 s of outliers within 0.5 m of each other; initial rate σ
         /// 1 m/s. Angles (not tuned: no public trace with angles and truth was available): σ 5° to
         /// 45°, still 0.1 °²/s, moving 10⁴ °²/s³ (the distance values scaled by (5° / 0.05 m)²),
         /// outliers spread over 180°, re-lock spread 20°, initial rate σ 30 °/s.
@@ -121,13 +121,13 @@ public struct IMMFilter: RangeFilter {
                 Parameters(
                     measurementNoise: 0.05, maximumNoise: 0.5, noiseTimeConstant: 3, stillNoise: 1e-5, movingNoise: 1,
                     stillToMoving: 0.1, movingToStill: 0.1, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
-                    minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 2, relockTime: 0.35, relockSpread: 0.5,
+                    minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 2, relockTime: 0.5, relockSpread: 0.5,
                     initialRateNoise: 1)
             case .angle:
                 Parameters(
                     measurementNoise: 5, maximumNoise: 45, noiseTimeConstant: 3, stillNoise: 0.1, movingNoise: 10_000,
                     stillToMoving: 0.1, movingToStill: 0.1, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
-                    minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 180, relockTime: 0.35, relockSpread: 20,
+                    minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 180, relockTime: 0.5, relockSpread: 20,
                     initialRateNoise: 30)
             }
         }
