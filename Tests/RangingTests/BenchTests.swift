@@ -126,8 +126,8 @@ import Testing
             #expect(entry["trace"] as? String == "a \"quoted\" name")
         }
         #expect(BenchResult.jsonKeys.count == 16)
-        #expect(raw["truth_static"] as? Bool == false)
         let raw = array[0]
+        #expect(raw["truth_static"] as? Bool == false)
         #expect(raw["filter"] as? String == "raw")
         #expect(raw["samples"] as? Int == 179)
         #expect(raw["truth_zone_transitions"] as? Int == 1)

@@ -102,6 +102,18 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The default on the AAU drone trace: 10 Hz, heavy-tailed spikes and unusable rows (status 1).
+    let drone = bundledSamples("data/aau/loiter_tag_a2.csv")
+    Benchmark("Pipeline \(FilterSpec.default.name) (default) on the AAU drone trace", configuration: configuration) { benchmark in
+        var pipeline = RangingPipeline(filter: .default)
+        var replay = Replay(drone)
+        for _ in drone.indices { blackHole(consume(pipeline.process(replay.next()))) }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(consume(pipeline.process(replay.next())))
+        }
+    }
+
     Benchmark("Pipeline KalmanFilter (generic, no run-time dispatch)", configuration: configuration) { benchmark in
         var pipeline = RangingPipeline(
             distanceFilter: KalmanFilter(.standard(for: .distance)), angleFilter: KalmanFilter(.standard(for: .angle)))
