@@ -16,9 +16,10 @@ final class ConfigDecoder {
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
-    /// Reports every key of `table` not in `allowed`, suggesting the closest allowed one.
-    func rejectUnknownKeys(_ table: TOMLTable, at path: String, allowed: [String]) {
-        for key in table.keys.sorted() where !allowed.contains(key) {
+    /// Reports every key of `table` not in `allowed`, suggesting the closest allowed one; keys in
+    /// `removed` (no longer used, reported by the caller with what to do instead) are skipped.
+    func rejectUnknownKeys(_ table: TOMLTable, at path: String, allowed: [String], removed: [String] = []) {
+        for key in table.keys.sorted() where !allowed.contains(key) && !removed.contains(key) {
             var message = "unknown key '\(key)'"
             if let guess = Self.closest(to: key, in: allowed) { message += " (did you mean '\(guess)'?)" }
             message += path.isEmpty

@@ -27,7 +27,9 @@ extension ConfigurationFile {
         # Parameters for distances (angles keep their standard values). Only the tables of the
         # filter named above are used; unset keys keep the tuned defaults shown here.
         [filter.imm]
-        measurement_noise = 0.05   # metres, σ of one line-of-sight measurement
+        measurement_noise = 0.05   # metres, smallest σ of one line-of-sight measurement
+        max_measurement_noise = 0.1  # metres, largest σ the learned noise may reach
+        noise_time = 3.0           # seconds, time constant of the learned noise
         still_noise = 0.00001      # m²/s, how far a still value may drift (smaller averages longer)
         moving_noise = 1.0         # m²/s³, acceleration noise of the moving model
         still_to_moving = 0.1      # per second, switching rate
@@ -35,9 +37,10 @@ extension ConfigurationFile {
         initial_still_probability = 0.9
         nlos_factor = 3.0          # σ multiplier for non-line-of-sight samples
         min_weight = 0.1           # lower bound of FoM/100 when scaling σ
-        gate = 4.0                 # innovation gate, standard deviations
-        relock_count = 4           # agreeing rejected samples that mean a real step
-        relock_spread = 0.5        # metres between agreeing rejected samples
+        outlier_probability = 0.1  # share of measurements that may be outliers
+        outlier_spread = 2.0       # metres over which outliers are spread
+        relock_time = 0.5          # seconds of agreeing outliers that mean a real jump
+        relock_spread = 0.5        # metres between agreeing outliers
         initial_rate_noise = 1.0   # m/s, σ of the speed at (re)start
 
         [filter.kalman]

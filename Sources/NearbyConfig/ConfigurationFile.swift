@@ -187,13 +187,18 @@ public enum ConfigurationFile {
                     "measurement_noise", "max_measurement_noise", "noise_time", "still_noise", "moving_noise", "still_to_moving",
                     "moving_to_still", "initial_still_probability", "nlos_factor", "min_weight", "outlier_probability",
                     "outlier_spread", "relock_time", "relock_spread", "initial_rate_noise",
-                ])
+                ], removed: ["gate", "relock_count"])
+            // The gate of the IMM before issue 27, replaced by its outlier model (specs/filters.md §2.7).
+            for (key, instead) in [("gate", "outlier_probability and outlier_spread"), ("relock_count", "relock_time (seconds)")]
+            where imm.keys.contains(key) {
+                d.issue("filter.imm.\(key)", "no longer used: imm judges outliers by probability, in seconds and metres; remove it, and set \(instead) instead if you need to")
+            }
             let standard = IMMFilter.Parameters.standard(for: .distance)
             let measurementNoise =
                 d.number(imm, "measurement_noise", at: p, expected: "metres > 0 (smallest σ of one measurement), e.g. 0.05") { $0 > 0 }
                 ?? standard.measurementNoise
             let maximumNoise = d.number(
-                imm, "max_measurement_noise", at: p, expected: "metres > 0 (largest σ the noise estimate may reach), e.g. 0.5"
+                imm, "max_measurement_noise", at: p, expected: "metres > 0 (largest σ the noise estimate may reach), e.g. 0.1"
             ) { $0 > 0 }
             if let maximumNoise, maximumNoise < measurementNoise {
                 d.issue(

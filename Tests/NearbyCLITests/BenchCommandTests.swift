@@ -6,8 +6,8 @@ import Testing
 /// `nearby bench` end to end: the built executable on bundled traces.
 @Suite struct BenchCommandTests {
     static let keys: Set<String> = [
-        "trace", "filter", "samples", "rmse_m", "bias_m", "rmse_debiased_m", "p95_abs_err_m", "jitter_m", "lag_s",
-        "zone_accuracy", "zone_transitions", "truth_zone_transitions", "zone_flaps", "zone_latency_s", "ns_per_sample", "truth_static",
+        "trace", "filter", "samples", "rmse_m", "bias_m", "rmse_debiased_m", "p50_abs_err_m", "p95_abs_err_m", "jitter_m",
+        "lag_s", "zone_accuracy", "zone_transitions", "truth_zone_transitions", "zone_flaps", "zone_latency_s", "ns_per_sample", "truth_static",
     ]
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-bench-\(UUID().uuidString)")
 
@@ -84,7 +84,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         for result in try results(run.stdout) {
             #expect(Set(result.keys) == Self.keys)
-            for key in ["rmse_m", "bias_m", "rmse_debiased_m", "p95_abs_err_m", "jitter_m", "lag_s", "zone_accuracy", "truth_zone_transitions", "zone_latency_s"] {
+            for key in ["rmse_m", "bias_m", "rmse_debiased_m", "p50_abs_err_m", "p95_abs_err_m", "jitter_m", "lag_s", "zone_accuracy", "truth_zone_transitions", "zone_latency_s"] {
                 #expect(result[key] is NSNull, "\(key)")
             }
             #expect(result["samples"] as? Int == 50)
@@ -154,9 +154,12 @@ import Testing
         #expect(lines.contains { $0.hasPrefix(walk) && $0.contains("moving") && $0.hasSuffix("met") })
         #expect(lines.contains("goal met on 2 of 2 traces"))
         #expect(lines.last?.hasPrefix("cost of the default pipeline (filter + zones): median ") == true)
-        // One data set per directory below the shared one: data/hanyang and data/synthetic.
-        #expect(lines.contains { $0.hasPrefix("data/hanyang ") && $0.contains("tuned") })
-        #expect(lines.contains { $0.hasPrefix("data/synthetic ") })
+        // One data set per directory below the shared one (the paths are absolute here):
+        // …/data/hanyang and …/data/synthetic, both tuned (no --held-out).
+        let hanyang = PackagePaths.file("data/hanyang").path
+        let synthetic = PackagePaths.file("data/synthetic").path
+        #expect(lines.contains { $0.hasPrefix(hanyang + " ") && $0.contains(" tuned ") })
+        #expect(lines.contains { $0.hasPrefix(synthetic + " ") && $0.contains(" tuned ") })
 
         let json = try await bench([still, walk, "--summary", "--json"])
         #expect(json.status == 0, "\(json.stderr)")

@@ -364,5 +364,14 @@ extension ZoneMap {
         } catch {
             #expect(Set(error.issues.map(\.key)) == ["filter.imm.initial_still_probability", "filter.imm.still_nois"])
         }
+        // The gate keys of the IMM before issue 27 say what replaced them (one issue each, at their line).
+        do {
+            _ = try ConfigurationFile.parse("[filter.imm]\ngate = 4.0\nrelock_count = 4\n", source: "t")
+            Issue.record("expected errors")
+        } catch {
+            #expect(error.issues.map(\.key) == ["filter.imm.gate", "filter.imm.relock_count"])
+            #expect(error.issues.map(\.line) == [2, 3])
+            #expect(error.issues[0].message.contains("outlier_probability") && error.issues[1].message.contains("relock_time"))
+        }
     }
 }

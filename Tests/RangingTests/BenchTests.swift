@@ -13,6 +13,7 @@ import Testing
         #expect(stats.bias == 1.5)
         #expect(abs(stats.rmseDebiased - 1.25.squareRoot()) < 1e-12)
         #expect(abs(stats.p95 - 2.85) < 1e-12)  // rank 0.95 · 3 = 2.85 between 2 and 3
+        #expect(abs(stats.p50 - 1.5) < 1e-12)  // rank 0.5 · 3 = 1.5 between 1 and 2
         #expect(BenchMetrics.errorStatistics(outputs: [1, 2], truths: [nil, nil]) == nil)
     }
 
@@ -125,7 +126,7 @@ import Testing
             #expect(Set(entry.keys) == Set(BenchResult.jsonKeys))
             #expect(entry["trace"] as? String == "a \"quoted\" name")
         }
-        #expect(BenchResult.jsonKeys.count == 16)
+        #expect(BenchResult.jsonKeys.count == 17)
         let raw = array[0]
         #expect(raw["truth_static"] as? Bool == false)
         #expect(raw["filter"] as? String == "raw")
@@ -278,15 +279,16 @@ import Testing
         #expect(summary.datasets.map(\.isHeldOut) == [false, false, true])
         #expect(summary.datasets.map(\.traces) == [2, 1, 1] && summary.datasets.map(\.goalMet) == [2, 1, 0])
         #expect(abs(summary.datasets[2].worstRatio - 1.5) < 1e-12)
-        #expect(summary.text.contains("goal met on 4 of 4 tuned traces and on 0 of 1 held-out traces"))
+        #expect(summary.text.contains("goal met on 3 of 3 tuned traces and on 0 of 1 held-out traces"))
         #expect(summary.text.contains("held-out"))
     }
 
-    /// The goal of `specs/filters.md` §6 on every bundled trace, exactly as documented there (§6.5,
-    /// §6.7): met everywhere but on `nlos_h100_6m` (1.11× ema's debiased RMSE, an unlucky first
+    /// The goal of `specs/filters.md` §6 on every bundled trace, exactly as documented there
+    /// (§6.10): met everywhere but on `nlos_h100_6m` (1.11× ema's debiased RMSE, an unlucky first
     /// sample), on the teleport step (held 0.5 s), by the lag of the drone traces and the slow
-    /// 100 Hz trolley (within the lag metric's resolution there), by 1.04× on `loiter_tag_a2`, and
-    /// on the 2 Hz Labyrinth robot (ratio, lag, one trace's flaps).
+    /// 100 Hz trolley (within the lag metric's resolution there), by 1.044× on `loiter_tag_a2`, and
+    /// on the held-out 2 Hz Labyrinth robot (ratio up to 1.095×, lag up to raw + 0.12 s, 4 flaps on
+    /// `a108` where a baseline has none).
     @Test func theDefaultMeetsItsGoalOnTheBundledTracesAsDocumented() throws {
         let traces = ["los_h100_2m", "los_h100_4m", "los_h100_6m", "los_h100_8m", "los_h100_10m"].map { "data/hanyang/static/\($0).csv" }
             + ["nlos_h100_4m", "nlos_h100_6m", "nlos_h100_8m", "nlos_h100_10m"].map { "data/hanyang/static/\($0).csv" }
@@ -318,12 +320,12 @@ import Testing
                 #expect(row.misses == ["lag +0.030 s"])
             case let trace where trace.hasPrefix("data/aau/loiter_"):
                 // Only lag (within the metric's resolution on these traces, §6.7) and, on one, 1.04×.
-                #expect(row.ratio <= (trace.hasSuffix("tag_a2.csv") ? 1.04 : 1.03), "\(trace) \(row.ratio)")
+                #expect(row.ratio <= (trace.hasSuffix("tag_a2.csv") ? 1.05 : 1.03), "\(trace) \(row.ratio)")
                 #expect(lagExcess <= 0.065, "\(trace) lag +\(lagExcess)")
                 #expect(row.result.zoneFlaps == 0)
             case let trace where trace.hasPrefix("data/labyrinth/"):
                 #expect(row.isHeldOut)
-                #expect(row.ratio < 1.15 && lagExcess < 0.2, "\(trace) \(row.misses)")
+                #expect(row.ratio < 1.1 && lagExcess < 0.15, "\(trace) \(row.misses)")
                 #expect(row.result.zoneFlaps <= (trace.hasSuffix("a108.csv") ? 4 : 0), "\(trace) \(row.misses)")
                 #expect(row.result.zoneLatency! - row.raw!.zoneLatency! <= 0.1)
             default:

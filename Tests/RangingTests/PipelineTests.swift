@@ -204,38 +204,56 @@ struct Recorder {
 
     /// A spike never crosses a zone boundary on its own, at any rate: the default pipeline at
     /// 1.65 m (mid, 0.15 m outside near) sees spikes to 1.0 m (near) and 3.6 m (far), single and
-    /// as 0.2 s bursts, and reports no zone change; a real walk in at 1 m/s enters near within
-    /// 0.6 s of the truth crossing 1.4 m (the zone's enter threshold).
+    /// as 0.2 s bursts, and reports no zone change. A real walk in at 1 m/s then enters near at
+    /// most 0.1 s after `raw` does (the zone-latency goal of issue 27) at 10 and 100 Hz. Known
+    /// issue (`specs/filters.md` §6.7): at 2 Hz the default enters one sample (0.5 s) after raw,
+    /// because the first sample of a start from rest, 0.5 m away, is as likely an outlier as a
+    /// start to a filter that believed "still"; the expectation stays so that a fix shows up here.
     @Test(arguments: [2.0, 10.0, 100.0])
     func spikesNeverChangeTheZoneButARealMoveDoes(rate: Double) throws {
-        var r = Recorder()
         let dt = 1 / rate
-        var t = 0.0
-        func feed(_ distance: Double) {
-            t += dt
-            _ = r.feed(t, distance)
-        }
-        for i in 0..<Int(5 * rate) { feed(1.65 + 0.02 * Double(i % 3 - 1)) }
-        #expect(r.events == [.found(at: dt), .change(nil, 1, at: dt)])
-        r.events.removeAll()
         let burst = max(Int((0.2 * rate).rounded(.down)), 1)
-        for spike in [1.0, 3.6] {
-            feed(spike)
-            for _ in 0..<Int(2 * rate) { feed(1.65) }
-            for _ in 0..<burst { feed(spike) }
-            for _ in 0..<Int(2 * rate) { feed(1.65) }
+        // Returns the events after the rest period (spikes, then the walk) and the walk's start.
+        func run(_ filter: FilterSpec) -> (spikes: [RangingEvent], walk: [RangingEvent], start: Double) {
+            var r = Recorder(filter: filter)
+            var t = 0.0
+            func feed(_ distance: Double) {
+                t += dt
+                _ = r.feed(t, distance)
+            }
+            for i in 0..<Int(5 * rate) { feed(1.65 + 0.02 * Double(i % 3 - 1)) }
+            r.events.removeAll()
+            for spike in [1.0, 3.6] {
+                feed(spike)
+                for _ in 0..<Int(2 * rate) { feed(1.65) }
+                for _ in 0..<burst { feed(spike) }
+                for _ in 0..<Int(2 * rate) { feed(1.65) }
+            }
+            let spikes = r.events
+            r.events.removeAll()
+            // Walk in from 1.65 m to 0.9 m at 1 m/s; the truth crosses 1.4 m 0.25 s after the start.
+            let start = t
+            while t - start < 2 { feed(max(1.65 - (t + dt - start), 0.9)) }
+            return (spikes, r.events, start)
         }
-        #expect(r.events.isEmpty, "\(r.events)")
-        // Walk in from 1.65 m to 0.9 m at 1 m/s; the truth crosses 1.4 m 0.25 s after the start.
-        let start = t
-        while t - start < 2 { feed(max(1.65 - (t + dt - start), 0.9)) }
-        let entered = try #require(r.events.first)
-        guard case .zoneChanged(let from, let to, let at) = entered else {
-            Issue.record("expected a zone change, got \(entered)")
-            return
+        let imm = run(.default)
+        #expect(imm.spikes.isEmpty, "\(imm.spikes)")
+        func entered(_ events: [RangingEvent]) -> Double? {
+            for event in events {
+                if case .zoneChanged(let from, let to, let at) = event, from?.index == 1, to?.index == 0 { return at }
+            }
+            return nil
         }
-        #expect(from?.index == 1 && to?.index == 0)
-        #expect(at - (start + 0.25) < 0.6, "entered near \(at - start - 0.25) s after the truth")
+        let at = try #require(entered(imm.walk), "\(imm.walk)")
+        let rawAt = try #require(entered(run(FilterSpec(.raw)).walk))
+        let latency = at - rawAt
+        if rate >= 10 {
+            #expect(latency <= 0.1 + 1e-9, "entered near \(latency) s after raw")
+        } else {
+            withKnownIssue("zone latency from rest at \(rate) Hz (issue 27)") {
+                #expect(latency <= 0.1 + 1e-9, "entered near \(latency) s after raw")
+            }
+        }
     }
 
     @Test func tickIgnoresNonFiniteTimes() {

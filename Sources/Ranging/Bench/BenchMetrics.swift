@@ -36,10 +36,11 @@ public enum BenchMetrics {
     public static let latencyWindow = 5.0
 
     /// Accuracy of `outputs` against `truths` over the samples that have both.
-    /// - Returns: RMSE, mean error, RMSE after removing the mean, and the 95th percentile of the
-    ///   absolute error (linear interpolation between order statistics); `nil` if no sample has both.
+    /// - Returns: RMSE, mean error, RMSE after removing the mean, and the median and 95th
+    ///   percentile of the absolute error (linear interpolation between order statistics); `nil` if
+    ///   no sample has both.
     public static func errorStatistics(outputs: [Double?], truths: [Double?])
-        -> (rmse: Double, bias: Double, rmseDebiased: Double, p95: Double)?
+        -> (rmse: Double, bias: Double, rmseDebiased: Double, p50: Double, p95: Double)?
     {
         var errors: [Double] = []
         errors.reserveCapacity(outputs.count)
@@ -52,7 +53,7 @@ public enum BenchMetrics {
         let meanSquare = errors.reduce(0) { $0 + $1 * $1 } / n
         let variance = errors.reduce(0) { $0 + ($1 - bias) * ($1 - bias) } / n
         let absolute = errors.map { abs($0) }.sorted()
-        return (meanSquare.squareRoot(), bias, variance.squareRoot(), percentile(absolute, 0.95))
+        return (meanSquare.squareRoot(), bias, variance.squareRoot(), percentile(absolute, 0.5), percentile(absolute, 0.95))
     }
 
     /// The `p`-quantile (0 ... 1) of sorted values, interpolating linearly between order statistics.

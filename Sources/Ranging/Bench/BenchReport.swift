@@ -17,7 +17,7 @@ public enum BenchReport {
     public static func table(trace: String, records: [TraceRecord], results: [BenchResult], zones: ZoneMap) -> String {
         var text = summary(trace: trace, records: records, zones: zones) + "\n"
         let columns: [(title: String, width: Int)] = [
-            ("filter", 17), ("rmse_m", 8), ("bias_m", 8), ("debiased", 9), ("p95_m", 7), ("jitter_m", 9), ("lag_s", 7),
+            ("filter", 17), ("rmse_m", 8), ("bias_m", 8), ("debiased", 9), ("p50_m", 7), ("p95_m", 7), ("jitter_m", 9), ("lag_s", 7),
             ("zone_acc", 9), ("trans", 6), ("truth", 6), ("flaps", 6), ("latency_s", 10), ("ns/sample", 10),
         ]
         text += columns.enumerated().map { i, column in
@@ -29,7 +29,7 @@ public enum BenchReport {
             let name = result.filter + (result.filter == defaultName ? " *" : "")
             let cells: [String] = [
                 name, value(result.rmse, 3), value(result.bias, 3), value(result.rmseDebiased, 3),
-                value(result.p95AbsoluteError, 3), value(result.jitter, 3), value(result.lag, 3),
+                value(result.p50AbsoluteError, 3), value(result.p95AbsoluteError, 3), value(result.jitter, 3), value(result.lag, 3),
                 value(result.zoneAccuracy, 3), String(result.zoneTransitions),
                 result.truthZoneTransitions.map { String($0) } ?? "-", String(result.zoneFlaps),
                 value(result.zoneLatency, 3), value(result.nanosecondsPerSample, 0),

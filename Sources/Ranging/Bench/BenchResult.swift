@@ -13,6 +13,8 @@ public struct BenchResult: Sendable, Hashable {
     public var bias: Double?
     /// RMSE after subtracting ``bias`` (the standard deviation of the error), metres.
     public var rmseDebiased: Double?
+    /// Median of the absolute error, metres.
+    public var p50AbsoluteError: Double?
     /// 95th percentile of the absolute error, metres.
     public var p95AbsoluteError: Double?
     /// Standard deviation of the output where the truth is static, metres (pooled over the
@@ -41,7 +43,7 @@ public struct BenchResult: Sendable, Hashable {
     /// Creates a result.
     public init(
         trace: String, filter: String, samples: Int, rmse: Double?, bias: Double?, rmseDebiased: Double?,
-        p95AbsoluteError: Double?, jitter: Double?, lag: Double?, zoneAccuracy: Double?, zoneTransitions: Int,
+        p50AbsoluteError: Double? = nil, p95AbsoluteError: Double?, jitter: Double?, lag: Double?, zoneAccuracy: Double?, zoneTransitions: Int,
         truthZoneTransitions: Int?, zoneFlaps: Int, zoneLatency: Double?, nanosecondsPerSample: Double,
         truthIsStatic: Bool? = nil
     ) {
@@ -51,6 +53,7 @@ public struct BenchResult: Sendable, Hashable {
         self.rmse = rmse
         self.bias = bias
         self.rmseDebiased = rmseDebiased
+        self.p50AbsoluteError = p50AbsoluteError
         self.p95AbsoluteError = p95AbsoluteError
         self.jitter = jitter
         self.lag = lag
@@ -65,7 +68,7 @@ public struct BenchResult: Sendable, Hashable {
 
     /// The JSON keys of a result, in output order.
     public static let jsonKeys = [
-        "trace", "filter", "samples", "rmse_m", "bias_m", "rmse_debiased_m", "p95_abs_err_m", "jitter_m", "lag_s",
+        "trace", "filter", "samples", "rmse_m", "bias_m", "rmse_debiased_m", "p50_abs_err_m", "p95_abs_err_m", "jitter_m", "lag_s",
         "zone_accuracy", "zone_transitions", "truth_zone_transitions", "zone_flaps", "zone_latency_s", "ns_per_sample",
         "truth_static",
     ]
@@ -74,7 +77,8 @@ public struct BenchResult: Sendable, Hashable {
     public var json: String {
         let values: [String] = [
             Format.jsonString(trace), Format.jsonString(filter), String(samples),
-            Format.json(rmse), Format.json(bias), Format.json(rmseDebiased), Format.json(p95AbsoluteError),
+            Format.json(rmse), Format.json(bias), Format.json(rmseDebiased), Format.json(p50AbsoluteError),
+            Format.json(p95AbsoluteError),
             Format.json(jitter), Format.json(lag, decimals: 3), Format.json(zoneAccuracy),
             String(zoneTransitions), truthZoneTransitions.map { String($0) } ?? "null", String(zoneFlaps),
             Format.json(zoneLatency, decimals: 3), Format.json(nanosecondsPerSample, decimals: 1),

@@ -67,6 +67,7 @@ public struct BenchRunner: Sendable {
             rmse: accuracy?.rmse,
             bias: accuracy?.bias,
             rmseDebiased: accuracy?.rmseDebiased,
+            p50AbsoluteError: accuracy?.p50,
             p95AbsoluteError: accuracy?.p95,
             jitter: BenchMetrics.jitter(times: times, outputs: outputs, truths: truths),
             lag: BenchMetrics.lag(times: times, outputs: outputs, truths: truths),

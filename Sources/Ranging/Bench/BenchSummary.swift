@@ -271,7 +271,7 @@ public struct BenchSummary: Sendable {
             + "zone latency ≤ raw + \(Format.fixed(Self.latencyAllowance, 1)) s.\n"
         let traceColumns = [
             ("trace", 0), ("kind", 7), ("best baseline", 15), ("best_m", 8), ("default_m", 10), ("ratio", 7),
-            ("jitter_m", 9), ("lag_s (raw)", 14), ("flaps (base)", 13), ("latency_s (raw)", 16), ("goal", 0),
+            ("jitter_m", 9), ("lag_s (raw)", 16), ("flaps (base)", 13), ("latency_s (raw)", 16), ("goal", 0),
         ]
         let width = max(traces.map(\.trace.count).max() ?? 5, 5) + 2
         var columns = traceColumns

@@ -108,24 +108,25 @@ public struct IMMFilter: RangeFilter {
             self.initialRateNoise = initialRateNoise > 0 ? initialRateNoise : 1
         }
 
-        /// Chosen on the tuning data (see `specs/filters.md` §6). Distance: σ from 0.05 m (at
-        /// least) to 0.5 m (at most), learned over 3 s; still 1e-5 m²/s, moving 1 m²/s³; switching
+        /// Chosen on the tuning data (see `specs/filters.md` §6.10). Distance: σ from 0.05 m (at
+        /// least) to 0.1 m (at most: a wider range lets the motion between 2 Hz samples count as
+        /// noise and lags), learned over 3 s; still 1e-5 m²/s, moving 1 m²/s³; switching
         /// 0.1 /s both ways; P(still) 0.9 at start; NLoS ×3; outliers 10 % spread
         /// over 2 m; re-lock after 0.5 s of outliers within 0.5 m of each other; initial rate σ
         /// 1 m/s. Angles (not tuned: no public trace with angles and truth was available): σ 5° to
-        /// 45°, still 0.1 °²/s, moving 10⁴ °²/s³ (the distance values scaled by (5° / 0.05 m)²),
+        /// 10°, still 0.1 °²/s, moving 10⁴ °²/s³ (the distance values scaled by (5° / 0.05 m)²),
         /// outliers spread over 180°, re-lock spread 20°, initial rate σ 30 °/s.
         public static func standard(for domain: FilterDomain) -> Parameters {
             switch domain {
             case .distance:
                 Parameters(
-                    measurementNoise: 0.05, maximumNoise: 0.5, noiseTimeConstant: 3, stillNoise: 1e-5, movingNoise: 1,
+                    measurementNoise: 0.05, maximumNoise: 0.1, noiseTimeConstant: 3, stillNoise: 1e-5, movingNoise: 1,
                     stillToMoving: 0.1, movingToStill: 0.1, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
                     minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 2, relockTime: 0.5, relockSpread: 0.5,
                     initialRateNoise: 1)
             case .angle:
                 Parameters(
-                    measurementNoise: 5, maximumNoise: 45, noiseTimeConstant: 3, stillNoise: 0.1, movingNoise: 10_000,
+                    measurementNoise: 5, maximumNoise: 10, noiseTimeConstant: 3, stillNoise: 0.1, movingNoise: 10_000,
                     stillToMoving: 0.1, movingToStill: 0.1, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
                     minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 180, relockTime: 0.5, relockSpread: 20,
                     initialRateNoise: 30)
