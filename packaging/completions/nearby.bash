@@ -791,7 +791,7 @@ _nearby_replay() {
 _nearby_bench() {
     repeating_flags=()
     non_repeating_flags=(--json --summary --version -h --help)
-    repeating_options=(--filter)
+    repeating_options=(--filter --held-out)
     non_repeating_options=(--zones --hysteresis --dwell --lost-after --plot --plot-dir)
     __nearby_offer_flags_options -1
 
@@ -816,6 +816,9 @@ _nearby_bench() {
         return
         ;;
     '--plot-dir')
+        return
+        ;;
+    '--held-out')
         return
         ;;
     esac

@@ -47,7 +47,7 @@ function __nearby_parse_tokens -S
         case 'replay'
             __nearby_parse_subcommand 1 'speed=' 'accessory=' 'accessory-id=' 'json' 'no-json' 'filter=' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'config=' 'on-enter=+' 'on-exit=+' 'on-lost' 'on-found' 'hook-timeout=' 'hook-cooldown=' 'log-level=' 'web=' 'web-token=' 'mqtt=' 'mqtt-host=' 'version' 'h/help'
         case 'bench'
-            __nearby_parse_subcommand -r 1 'filter=+' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'json' 'plot=' 'summary' 'plot-dir=' 'version' 'h/help'
+            __nearby_parse_subcommand -r 1 'filter=+' 'zones=' 'hysteresis=' 'dwell=' 'lost-after=' 'json' 'plot=' 'summary' 'plot-dir=' 'held-out=+' 'version' 'h/help'
         case 'uwb'
             __nearby_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -390,6 +390,7 @@ complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options 
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" plot' -l 'plot' -d 'Write an SVG plot of truth, raw samples and every filter over time.' -rfka ''
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" summary' -l 'summary' -d 'Print a summary instead of the per-trace tables: wins and ratios to the best baseline per filter, the default\'s goal per trace (the baselines and the default always run).'
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" plot-dir' -l 'plot-dir' -d 'With --summary: write one SVG per trace (truth, raw, the default, the best baseline) into this directory.' -rfka ''
+complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench"' -l 'held-out' -d 'With --summary: a directory (or trace) held out of tuning; its data sets are reported apart. Repeat for several.' -rfka ''
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" version' -l 'version' -d 'Show the version.'
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby bench" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'nearby' -n '__nearby_should_offer_completions_for_flags_or_options "nearby uwb" version' -l 'version' -d 'Show the version.'
