@@ -16,6 +16,8 @@ import Testing
 ///   (e.g. `--hci hci:0 => --hci tcp:127.0.0.1:$PORT1`, a Bumble controller started hidden);
 /// - `<!-- docs-test: off (why) -->`: the whole file is not run (it says why).
 ///
+/// A fence may be indented (a block in a list item); its lines lose that indentation.
+///
 /// One bash per file, so `export`, `cd` and files carry from block to block. It starts in a
 /// scratch directory that links the sources' `data`, `docs`, `packaging`, `specs`, `Tests` and
 /// `.build` (the venv with Bumble is `.build/venv`), with `HOME` and the XDG directories in the
@@ -43,7 +45,7 @@ import Testing
         var document = Document()
         var substitutions: [(String, String)] = []
         var nextExit: Int32 = 0
-        var fence: (mode: String, run: Bool)?
+        var fence: (mode: String, run: Bool, indent: Int)?
         var pending: (line: Int, text: String)?
         func add(_ command: String, line: Int, hidden: Bool) {
             var command = command
@@ -52,7 +54,9 @@ import Testing
             nextExit = 0
         }
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = String(raw)
+            // A fence may be indented (a block inside a list item): its lines lose that indentation.
+            let indent = raw.prefix { $0 == " " }.count
+            var line = String(raw.dropFirst(indent))
             let number = index + 1
             if let current = fence {
                 if line.hasPrefix("```") {
@@ -60,6 +64,7 @@ import Testing
                     continue
                 }
                 guard current.run else { continue }
+                line = String(raw.dropFirst(min(indent, current.indent)))
                 var command: String
                 if let continued = pending {
                     command = continued.text + "\n" + (current.mode == "console" && line.hasPrefix("> ") ? String(line.dropFirst(2)) : line)
@@ -86,7 +91,7 @@ import Testing
                 let norun = words.dropFirst().first?.hasPrefix("norun") == true
                 let runnable = ["sh", "bash", "shell", "console"].contains(language)
                 if runnable && norun { document.shownOnly += 1 }
-                fence = (language == "console" ? "console" : "sh", runnable && !norun)
+                fence = (language == "console" ? "console" : "sh", runnable && !norun, indent)
                 continue
             }
             let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -186,6 +191,13 @@ import Testing
             $ nearby range --bogus
             Error: Unknown option '--bogus'
             ```
+            1. In a list item:
+
+               ```console
+               $ nearby config path \\
+               >   --json
+               /home/me/.config/nearby/config.toml
+               ```
             """
         let document = Self.parse(text, file: "g.md")
         #expect(document.steps == [
@@ -194,6 +206,7 @@ import Testing
             Step(file: "g.md", line: 7, command: "nearby scan --hci tcp:127.0.0.1:$PORT2 \\\n  --duration 3"),
             Step(file: "g.md", line: 11, command: "nearby --version"),
             Step(file: "g.md", line: 22, command: "nearby range --bogus", expectedExit: 64),
+            Step(file: "g.md", line: 28, command: "nearby config path \\\n  --json"),
         ])
         #expect(document.shownOnly == 1 && document.off == nil)
         #expect(Self.parse("<!-- docs-test: off (the lead rewrites it) -->\n```sh\nnearby demo\n```", file: "r.md").off == "(the lead rewrites it)")
