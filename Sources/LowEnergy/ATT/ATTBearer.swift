@@ -84,7 +84,7 @@ final class ATTBearer: Sendable {
     /// would be taken for the next request's. A waiting caller's cancellation takes effect once
     /// the response (or the timeout) arrives.
     /// - Throws: ``BluetoothError/attError(code:request:handle:)`` for an Error Response,
-    ///   ``BluetoothError/timeout(operation:timeout:)`` after ``transactionTimeout``,
+    ///   ``BluetoothError/timeout(operation:timeout:hint:)`` after ``transactionTimeout``,
     ///   ``BluetoothError/disconnected(reason:)`` if the link ends meanwhile,
     ///   ``BluetoothError/invalidResponse(detail:)`` for a malformed response.
     func requestOnce(_ request: ATTRequest) async throws(BluetoothError) -> ATTResponse {

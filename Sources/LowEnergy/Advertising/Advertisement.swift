@@ -1,7 +1,7 @@
 /// One advertising report from a scan, with its data parsed.
 ///
 /// The scan delivers every report (no duplicate filtering): filtering by service UUID, company,
-/// name or RSSI is the caller's (``Accessories``' discovery descriptors).
+/// name or RSSI is the caller's (the `Accessories` module's discovery descriptors).
 public struct Advertisement: Sendable, Hashable, CustomStringConvertible {
     /// The advertiser's address.
     public var address: BluetoothAddress

@@ -4,7 +4,7 @@
 ///
 /// - Extended advertising data split over several reports (data status "more to come") is held
 ///   per device, advertising set and event type until the report that completes it; a truncated
-///   end delivers what arrived (``Outcome/truncated``).
+///   end delivers what arrived (``Outcome/truncated(_:)``).
 /// - ``Advertisement/data`` is the latest advertising data followed by the latest scan response
 ///   data of the same device (a name often only comes in the scan response).
 /// - Memory is bounded: at most ``maximumDevices`` devices (and as many pending fragment
@@ -63,7 +63,9 @@ public struct AdvertisementAccumulator: Sendable {
     }
 
     /// Adds one report.
-    /// - Parameter timestamp: when it arrived (copied into the advertisement).
+    /// - Parameters:
+    ///   - report: the controller's advertising report (legacy or extended).
+    ///   - timestamp: when it arrived (copied into the advertisement).
     /// - Returns: ``Outcome/pending`` for a fragment with more to come, else the advertisement.
     public mutating func add(_ report: AdvertisingReport, at timestamp: ContinuousClock.Instant) -> Outcome {
         let device = DeviceKey(address: report.address, type: report.addressType)

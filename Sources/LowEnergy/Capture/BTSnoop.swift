@@ -20,7 +20,10 @@ public enum BTSnoop {
 
     /// One record: lengths, flags (bit 0: received; bit 1: command or event), cumulative
     /// drops (0), timestamp, then the H4 type byte and the packet.
-    /// - Parameter microseconds: when, since the Unix epoch.
+    /// - Parameters:
+    ///   - packet: the HCI packet (its H4 type byte comes first in the record).
+    ///   - direction: sent or received, as seen by this host.
+    ///   - microseconds: when, since the Unix epoch.
     public static func record(_ packet: HCIPacket, direction: CaptureDirectionFlag, microseconds: UInt64) -> [UInt8] {
         let length = UInt32(packet.bytes.count + 1)
         var flags: UInt32 = direction == .received ? 1 : 0

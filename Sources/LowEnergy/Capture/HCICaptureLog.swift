@@ -9,7 +9,7 @@ import Synchronization
 /// and the wall-clock time; Wireshark dissects HCI, L2CAP, ATT and SMP in it. Key material is
 /// zeroed first (``HCIKeyRedactor``).
 ///
-/// The file is a ``NearbySupport/CaptureFile``: mode 0600, rotated at its size limit (every
+/// The file is a `CaptureFile` (NearbySupport): mode 0600, rotated at its size limit (every
 /// rotated file starts with the btsnoop header), a failed write is counted and reported once,
 /// never thrown at the transport. Attach it with ``HCITransport/capturing(to:)`` or
 /// ``BLEHost/open(_:configuration:security:capture:logger:)``.
@@ -19,8 +19,11 @@ public final class HCICaptureLog: Sendable {
     private let redactor = Mutex(HCIKeyRedactor())
 
     /// Creates (or truncates) `path` and writes the btsnoop header.
-    /// - Parameter onFailure: called once with the first write failure (a full disk ...).
-    /// - Throws: ``NearbySupport/FileSystemError`` when the file cannot be created.
+    /// - Parameters:
+    ///   - path: the capture file (mode 0600).
+    ///   - limits: when to rotate it and how many rotated files to keep.
+    ///   - onFailure: called once with the first write failure (a full disk ...).
+    /// - Throws: `FileSystemError` (NearbySupport) when the file cannot be created.
     public init(
         path: String, limits: CaptureLimits = CaptureLimits(), onFailure: @escaping @Sendable (FileSystemError) -> Void = { _ in }
     ) throws(FileSystemError) {

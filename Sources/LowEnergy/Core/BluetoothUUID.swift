@@ -176,7 +176,7 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
         try container.encode(description)
     }
 
-    /// Decodes any string form ``init(_:)`` accepts.
+    /// Decodes any string form `init(_ text: String)` accepts.
     /// - Throws: `DecodingError.dataCorrupted` naming the bad text.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -51,9 +51,14 @@ public final class DataChannelServer: Sendable {
 
     /// Wires the served `services` of `server` (already in its database, see
     /// ``services(for:)``) to channels, and watches `host` for connections.
-    /// - Parameter pendingLifetime: how long a message sent before a phone subscribed waits for
-    ///   the subscription (``GATTServerDataChannel/pendingLifetime``): the phone's wait for an
-    ///   answer.
+    /// - Parameters:
+    ///   - server: the GATT server whose database holds `services`.
+    ///   - host: the host whose connections (phones) are watched.
+    ///   - services: the data channel services to wire (Nordic UART, Qorvo NI, ...).
+    ///   - pendingLifetime: how long a message sent before a phone subscribed waits for the
+    ///     subscription (``GATTServerDataChannel/pendingLifetime``): the phone's wait for an
+    ///     answer.
+    ///   - logger: where connections and channel errors are logged.
     /// - Throws: ``BluetoothError/notFound(detail:)`` if a service's RX or TX is not served.
     public init(server: GATTServer, host: BLEHost, services: [DataChannelService], pendingLifetime: Duration = .seconds(3),
                 logger: Logger = Logger(label: "nearby.lowenergy.data-channel")) async throws(BluetoothError) {

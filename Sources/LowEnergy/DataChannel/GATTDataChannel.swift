@@ -55,6 +55,8 @@ public actor GATTDataChannel: DataChannel {
 
     /// Opens a channel on an established connection.
     /// - Parameters:
+    ///   - connection: the connection to the accessory (this host is the central).
+    ///   - host: the host that owns `connection` (for reconnecting).
     ///   - services: the services to look for, in order of preference.
     ///   - writeType: how messages are written (with response by default, like Apple's sample;
     ///     falls back to the other kind if RX supports only that).

@@ -175,7 +175,10 @@ public final class GATTClient: Sendable {
     }
 
     /// Writes a characteristic's value.
-    /// - Parameter type: with response (Write Request, confirmed) or without (Write Command).
+    /// - Parameters:
+    ///   - value: the bytes, at most ATT_MTU - 3.
+    ///   - characteristic: the characteristic written (its value handle).
+    ///   - type: with response (Write Request, confirmed) or without (Write Command).
     /// - Throws: ``BluetoothError/messageTooLong(length:maximum:)`` if `value` is longer than
     ///   ATT_MTU - 3 (long writes are not supported), ATT errors, timeouts, disconnection.
     public func write(_ value: [UInt8], to characteristic: GATTCharacteristic, type: GATTWriteType = .withResponse) async throws(BluetoothError) {
@@ -199,6 +202,7 @@ public final class GATTClient: Sendable {
     /// the CCCD. No value is lost between the write and the first iteration: the stream
     /// buffers.
     /// - Parameters:
+    ///   - characteristic: the characteristic to subscribe to (it must notify or indicate).
     ///   - kind: notifications or indications (indications are confirmed by this host).
     ///   - descriptors: the characteristic's descriptors if already discovered (saves a round trip).
     /// - Returns: the subscription; iterate ``GATTSubscription/values`` (single consumer). The

@@ -22,7 +22,7 @@ extension HCICommand {
     }
 
     /// LE Set Advertising Data: `data` (at most 31 bytes) padded to 31.
-    /// - Precondition: `data.count <= 31` (``AdvertisingPayload`` checks it first).
+    /// - Precondition: `data.count <= 31` (``AdvertisingConfiguration/validationProblem`` checks it first).
     public static func leSetAdvertisingData(_ data: [UInt8]) -> HCICommand {
         precondition(data.count <= 31, "legacy advertising data is at most 31 bytes")
         return HCICommand(.leSetAdvertisingData, [UInt8(data.count)] + data + [UInt8](repeating: 0, count: 31 - data.count))
@@ -49,8 +49,10 @@ extension HCICommand {
     /// LE Set Extended Advertising Parameters (v1) for set `handle`: legacy ADV_IND PDUs on the
     /// three primary channels, LE 1M, no preferred TX power.
     /// - Parameters:
+    ///   - handle: the advertising set (0 ... 0xEF).
     ///   - intervalMin: 0.625 ms units (24 bits on the wire).
     ///   - intervalMax: 0.625 ms units.
+    ///   - ownAddressType: the address the set advertises with (public or random).
     public static func leSetExtendedAdvertisingParameters(handle: UInt8, intervalMin: UInt16, intervalMax: UInt16,
                                                           ownAddressType: BluetoothAddressType) -> HCICommand {
         var parameters: [UInt8] = [handle]

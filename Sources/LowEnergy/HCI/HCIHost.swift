@@ -6,7 +6,7 @@ import NearbySupport
 /// - **Commands**: ``execute(_:timeout:)`` honours the controller's command credits
 ///   (Num_HCI_Command_Packets), matches Command Complete / Command Status by opcode, and gives
 ///   every command a deadline: a controller that never answers yields a
-///   ``BluetoothError/timeout(operation:timeout:)`` naming the command, and the credit is
+///   ``BluetoothError/timeout(operation:timeout:hint:)`` naming the command, and the credit is
 ///   restored so later commands still go out.
 /// - **Events**: everything but Command Complete / Status and Number Of Completed Packets is
 ///   published on ``events`` in arrival order (single consumer: ``BLEHost``).
@@ -97,10 +97,12 @@ public actor HCIHost {
 
     /// Sends `command` and waits for its Command Complete (returns the return parameters after
     /// the status byte) or Command Status (returns `[]`; the outcome comes in a later event).
-    /// - Parameter timeout: deadline for the answer, including the wait for a command credit;
-    ///   ``commandTimeout`` if `nil`.
+    /// - Parameters:
+    ///   - command: the HCI command.
+    ///   - timeout: deadline for the answer, including the wait for a command credit;
+    ///     ``commandTimeout`` if `nil`.
     /// - Throws: ``BluetoothError/commandFailed(command:status:)`` for a non-zero status,
-    ///   ``BluetoothError/timeout(operation:timeout:)`` if the controller does not answer,
+    ///   ``BluetoothError/timeout(operation:timeout:hint:)`` if the controller does not answer,
     ///   ``BluetoothError/transportClosed(transport:reason:)``,
     ///   ``BluetoothError/cancelled(operation:)`` if the task is cancelled while waiting.
     @discardableResult
@@ -220,7 +222,7 @@ public actor HCIHost {
     /// Sends one L2CAP PDU on connection `handle`, fragmented to ``aclPacketLength`` and paced
     /// by the controller's free buffers. PDUs are sent whole, one after another.
     /// - Throws: ``BluetoothError/disconnected(reason:)`` if the connection is gone,
-    ///   transport errors, ``BluetoothError/timeout(operation:timeout:)`` if the controller
+    ///   transport errors, ``BluetoothError/timeout(operation:timeout:hint:)`` if the controller
     ///   frees no buffer for 10 s.
     public func sendACL(handle: UInt16, pdu: [UInt8]) async throws(BluetoothError) {
         if let closedError { throw closedError }

@@ -245,7 +245,7 @@ public actor BLEConnection {
     ///   - timeout: how long to wait for Disconnection Complete.
     /// - Returns: the reason the controller reported: 0x16 (terminated by local host) on real
     ///   controllers; some emulators report the reason sent. If already disconnected, that reason.
-    /// - Throws: ``BluetoothError/timeout(operation:timeout:)`` if the controller never reports the
+    /// - Throws: ``BluetoothError/timeout(operation:timeout:hint:)`` if the controller never reports the
     ///   disconnection; transport errors.
     @discardableResult
     public func disconnect(reason: HCIStatus = .remoteUserTerminatedConnection,
@@ -265,7 +265,7 @@ public actor BLEConnection {
 
     /// Waits until the connection ends.
     /// - Returns: the reason.
-    /// - Throws: ``BluetoothError/timeout(operation:timeout:)`` after `timeout`.
+    /// - Throws: ``BluetoothError/timeout(operation:timeout:hint:)`` after `timeout`.
     public func waitForDisconnection(timeout: Duration) async throws(BluetoothError) -> HCIStatus {
         try await waitForDisconnection(events(), timeout: timeout)
     }

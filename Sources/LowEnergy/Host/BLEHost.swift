@@ -80,9 +80,12 @@ public actor BLEHost {
     private var gattServer: GATTServer?
 
     /// Creates a host over an opened transport. Call ``start()`` before anything else.
-    /// - Parameter logger: where the host logs (label it; the CLI configures the level).
-    /// - Parameter security: how connections pair and where bonds live (default: Just Works
-    ///   only, bonds in memory, a fresh identity).
+    /// - Parameters:
+    ///   - transport: the opened HCI transport (the host owns it from now on).
+    ///   - configuration: timeouts, scan and connection parameters.
+    ///   - security: how connections pair and where bonds live (default: Just Works only, bonds
+    ///     in memory, a fresh identity).
+    ///   - logger: where the host logs (label it; the CLI configures the level).
     public init(transport: any HCITransport, configuration: BLEHostConfiguration = BLEHostConfiguration(),
                 security: SecurityContext = SecurityContext(), logger: Logger = Logger(label: "nearby.lowenergy")) {
         self.configuration = configuration
@@ -92,7 +95,12 @@ public actor BLEHost {
     }
 
     /// Opens the transport `spec` names and starts a host on it.
-    /// - Parameter capture: where every HCI packet is recorded (`--hci-log`), `nil` for nowhere.
+    /// - Parameters:
+    ///   - spec: the controller: `hci:N`, `serial:PATH[@BAUD]` or `tcp:HOST:PORT`.
+    ///   - configuration: timeouts, scan and connection parameters.
+    ///   - security: how connections pair and where bonds live.
+    ///   - capture: where every HCI packet is recorded (`--hci-log`), `nil` for nowhere.
+    ///   - logger: where the host logs.
     /// - Throws: the transport's ``BluetoothError`` (with the fix for permissions, bluetoothd, ...)
     ///   or any error of ``start()``; the transport is closed again on failure.
     public static func open(_ spec: HCITransportSpec, configuration: BLEHostConfiguration = BLEHostConfiguration(),
@@ -137,7 +145,7 @@ public actor BLEHost {
     /// BD_ADDR, LE Read Local Supported Features, LE Read Buffer Size (Read Buffer Size if the LE
     /// buffers are shared), Set Event Mask, LE Set Event Mask (the controller version's events),
     /// LE Set Random Address.
-    /// - Throws: ``BluetoothError/timeout(operation:timeout:)`` naming a command the controller
+    /// - Throws: ``BluetoothError/timeout(operation:timeout:hint:)`` naming a command the controller
     ///   never answered, ``BluetoothError/commandFailed(command:status:)``, transport errors.
     @discardableResult
     public func start() async throws(BluetoothError) -> ControllerInfo {
@@ -464,9 +472,11 @@ public actor BLEHost {
     /// On timeout or task cancellation the attempt is cancelled at the controller (LE Create
     /// Connection Cancel) before this returns, so the next attempt is not refused.
     /// - Parameters:
+    ///   - address: the accessory's address.
     ///   - type: the address type from the advertisement (identity types map to their base).
     ///   - timeout: how long to wait for the accessory to answer.
-    /// - Throws: ``BluetoothError/timeout(operation:timeout:)`` (accessory not answering),
+    ///   - options: the MTU to ask for and the connection parameters.
+    /// - Throws: ``BluetoothError/timeout(operation:timeout:hint:)`` (accessory not answering),
     ///   ``BluetoothError/connectionCancelled(address:)`` (``cancelConnect()`` or task
     ///   cancellation), ``BluetoothError/commandFailed(command:status:)`` (e.g. 0x3E Connection
     ///   Failed to be Established), ``BluetoothError/busy(detail:)``, transport errors.

@@ -77,7 +77,9 @@ public enum ResolvablePrivateAddress {
     }
 
     /// A fresh resolvable private address for `irk`.
-    /// - Parameter random: random bytes (the system generator; tests pass their own).
+    /// - Parameters:
+    ///   - irk: the identity resolving key the address is made from.
+    ///   - random: random bytes (the system generator; tests pass their own).
     public static func generate(with irk: SecurityKey,
                                 random: (Int) -> [UInt8] = SecurityToolbox.randomBytes) -> BluetoothAddress {
         var prand: [UInt8]

@@ -172,6 +172,7 @@ public struct PairingPolicy: Sendable, Hashable {
     /// Connections that it offers them; otherwise the bond is used, and the accessory's own
     /// refusal (an ATT error) says what it needs.
     /// - Parameters:
+    ///   - authentication: what the peer's Security Request asks for (MITM, Secure Connections, bonding).
     ///   - bond: the bond with the peer (stored, or made on this connection).
     ///   - encrypted: the link is encrypted (with `bond`'s key when there is a bond).
     public func answer(securityRequest authentication: AuthenticationRequirements, bond: Bond?, encrypted: Bool) -> SecurityRequestAnswer {

@@ -39,7 +39,7 @@ public struct PairingSession: Sendable {
         /// call ``encryptionChanged(success:keySize:)``.
         case provideKey(LongTermKey)
         /// The peer distributed all its keys: check that they may replace what is stored for
-        /// that identity (``PairingPolicy/replacementRefusal(of:by:peer:)``), then answer with
+        /// that identity (``PairingPolicy/replacementRefusal(of:by:peer:)-(_,Bond,_)``), then answer with
         /// ``peerKeysVerified(_:)``. The pairing goes on (this side's keys, completion) only after.
         case verifyPeerKeys(Bond)
         /// Pairing completed: the link is encrypted and the keys are exchanged. The bond is to be
@@ -121,11 +121,13 @@ public struct PairingSession: Sendable {
 
     /// Creates a session.
     /// - Parameters:
+    ///   - role: initiator (this host is the central) or responder.
+    ///   - configuration: the IO capabilities, what to ask for and what to accept.
     ///   - localAddress: the address this host uses on the connection (with its type).
     ///   - peerAddress: the peer's address on the connection.
     ///   - localIdentity: this host's identity, distributed if the peer asks for it.
     ///   - existingBond: the bond stored for the peer, if any: a pairing weaker than it is refused
-    ///     as soon as the method is known (``PairingPolicy/replacementRefusal(of:by:peer:)``).
+    ///     as soon as the method is known (``PairingPolicy/replacementRefusal(of:by:peer:)-(_,PairingPolicy.Strength,_)``).
     ///   - keyPair: the P-256 key pair (`nil`: a fresh one once Secure Connections is agreed;
     ///     tests pass the debug key).
     ///   - random: random bytes (the system generator by default; tests make it deterministic).
@@ -252,7 +254,9 @@ public struct PairingSession: Sendable {
     /// The outcome of encryption with the key of ``Action/startEncryption(_:)`` or
     /// ``Action/provideKey(_:)``: Encryption Change (or Encryption Key Refresh Complete) with
     /// `status`; a failure is reported with that status.
-    /// - Parameter keySize: the controller's key size when known (Read Encryption Key Size).
+    /// - Parameters:
+    ///   - status: the event's status (`success`, or why encryption failed).
+    ///   - reported: the controller's key size when known (Read Encryption Key Size).
     public mutating func encryptionChanged(status: HCIStatus, keySize reported: Int? = nil) -> [Action] {
         guard phase == .awaitingEncryption else { return [] }
         guard status == .success else {

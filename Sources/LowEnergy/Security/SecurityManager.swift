@@ -37,8 +37,10 @@ public struct SecurityContext: Sendable {
 public protocol LocalIdentityProvider: Sendable {
     /// This host's identity on the controller whose public address is `controller`: the stored
     /// one, or a new one (random static address, random IRK) stored now.
-    /// - Parameter usePublicAddress: the identity address is `controller` itself (the IRK is
-    ///   still stored per controller).
+    /// - Parameters:
+    ///   - controller: the controller's public address (the key the identity is stored under).
+    ///   - usePublicAddress: the identity address is `controller` itself (the IRK is still
+    ///     stored per controller).
     /// - Throws: ``SecurityError/storageFailed(detail:)``.
     func identity(controller: BluetoothAddress, usePublicAddress: Bool) async throws(SecurityError) -> LocalIdentity
 }

@@ -87,8 +87,10 @@ public enum SecurityToolbox {
     /// `f5(W, N1, N2, A1, A2)`: the LE Secure Connections key generation (Vol 3 Part H 2.2.7).
     /// - Parameters:
     ///   - w: the 32-byte DHKey.
-    ///   - n1, n2: 16-byte nonces (initiator's, responder's).
-    ///   - a1, a2: 7 bytes each: address type (0 public, 1 random) then the address.
+    ///   - n1: the initiator's 16-byte nonce.
+    ///   - n2: the responder's 16-byte nonce.
+    ///   - a1: the initiator's address, 7 bytes: address type (0 public, 1 random) then the address.
+    ///   - a2: the responder's address, 7 bytes, the same way.
     /// - Returns: MacKey and LTK, 16 bytes each.
     public static func f5(w: [UInt8], n1: [UInt8], n2: [UInt8], a1: [UInt8], a2: [UInt8]) -> (macKey: [UInt8], ltk: [UInt8]) {
         precondition(w.count == 32 && n1.count == 16 && n2.count == 16 && a1.count == 7 && a2.count == 7, "f5 argument sizes")
@@ -103,9 +105,12 @@ public enum SecurityToolbox {
     /// `f6(W, N1, N2, R, IOcap, A1, A2)`: the LE Secure Connections check value (Vol 3 Part H 2.2.8).
     /// - Parameters:
     ///   - w: MacKey (16 bytes).
-    ///   - n1, n2, r: 16 bytes each.
+    ///   - n1: 16 bytes (the spec's N1).
+    ///   - n2: 16 bytes (N2).
+    ///   - r: 16 bytes (R).
     ///   - ioCap: 3 bytes: AuthReq, OOB data flag, IO capability (most significant first).
-    ///   - a1, a2: 7 bytes each (address type, address).
+    ///   - a1: 7 bytes (address type, address).
+    ///   - a2: 7 bytes (address type, address).
     public static func f6(w: [UInt8], n1: [UInt8], n2: [UInt8], r: [UInt8], ioCap: [UInt8], a1: [UInt8], a2: [UInt8]) -> [UInt8] {
         precondition(n1.count == 16 && n2.count == 16 && r.count == 16 && ioCap.count == 3 && a1.count == 7 && a2.count == 7, "f6 argument sizes")
         return aesCMAC(key: w, n1 + n2 + r + ioCap + a1 + a2)
@@ -134,10 +139,13 @@ public enum SecurityToolbox {
     /// - Parameters:
     ///   - k: TK, 16 bytes.
     ///   - r: the 16-byte random value.
-    ///   - preq, pres: the Pairing Request and Response PDUs, 7 bytes each, in the spec's
-    ///     notation (the wire bytes reversed).
-    ///   - iat, rat: initiator / responder address type (0 public, 1 random).
-    ///   - ia, ra: the addresses, 6 bytes each, most significant first.
+    ///   - preq: the Pairing Request PDU, 7 bytes, in the spec's notation (the wire bytes
+    ///     reversed).
+    ///   - pres: the Pairing Response PDU, 7 bytes, the same way.
+    ///   - iat: the initiator's address type (0 public, 1 random).
+    ///   - ia: the initiator's address, 6 bytes, most significant first.
+    ///   - rat: the responder's address type (0 public, 1 random).
+    ///   - ra: the responder's address, 6 bytes, most significant first.
     public static func c1(k: [UInt8], r: [UInt8], preq: [UInt8], pres: [UInt8], iat: UInt8, ia: [UInt8],
                           rat: UInt8, ra: [UInt8]) -> [UInt8] {
         precondition(preq.count == 7 && pres.count == 7 && ia.count == 6 && ra.count == 6 && r.count == 16, "c1 argument sizes")

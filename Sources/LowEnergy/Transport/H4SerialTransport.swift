@@ -23,6 +23,7 @@ public final class H4SerialTransport: HCITransport {
 
     /// Opens `path` in raw mode.
     /// - Parameters:
+    ///   - path: the serial device (`/dev/ttyACM0`, `/dev/ttyUSB0`, a pty).
     ///   - baudRate: bits per second; one of ``supportedBaudRates`` (ignored by ptys and USB CDC-ACM).
     ///   - hardwareFlowControl: enable RTS/CTS.
     /// - Throws: ``BluetoothError/transportOpenFailed(transport:operation:errno:)`` (ENOENT,

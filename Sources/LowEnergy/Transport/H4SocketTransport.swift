@@ -20,10 +20,13 @@ public final class H4SocketTransport: HCITransport {
     }
 
     /// Connects to `host:port` (a name or an IPv4/IPv6 address).
-    /// - Parameter timeout: how long to wait for the TCP handshake.
+    /// - Parameters:
+    ///   - host: a host name or an IPv4/IPv6 address.
+    ///   - port: the TCP port the controller (or emulator) listens on.
+    ///   - timeout: how long to wait for the TCP handshake.
     /// - Throws: ``BluetoothError/transportOpenFailed(transport:operation:errno:)`` (e.g.
     ///   ECONNREFUSED when nothing listens), ``BluetoothError/invalidTransportSpec(spec:problem:)``
-    ///   if the host name does not resolve, ``BluetoothError/timeout(operation:timeout:)``.
+    ///   if the host name does not resolve, ``BluetoothError/timeout(operation:timeout:hint:)``.
     public static func connect(host: String, port: UInt16, timeout: Duration = .seconds(5)) async throws(BluetoothError) -> H4SocketTransport {
         let name = "tcp:\(host):\(port)"
         var hints = addrinfo()
