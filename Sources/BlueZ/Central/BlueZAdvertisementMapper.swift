@@ -2,11 +2,11 @@ import LowEnergy
 
 /// Turns what BlueZ exposes of a device's advertising (doc/org.bluez.Device.rst: `Address`,
 /// `AddressType`, `Name`, `RSSI`, `TxPower`, `UUIDs`, `ManufacturerData`, `ServiceData`,
-/// `AdvertisingFlags`) into an ``LowEnergy/Advertisement``, so filters, the picker and
+/// `AdvertisingFlags`) into an `Advertisement`, so filters, the picker and
 /// `nearby scan --json` treat it exactly like a report from this program's own host.
 ///
 /// BlueZ keeps one merged view per device (advertising and scan response data together), like
-/// ``LowEnergy/Advertisement/data``; it does not say whether the device is connectable (every
+/// `Advertisement.data`; it does not say whether the device is connectable (every
 /// device is offered as connectable) and exposes no raw PDU.
 enum BlueZAdvertisementMapper {
     static func advertisement(properties: [String: DBusValue], at timestamp: ContinuousClock.Instant) -> Advertisement? {

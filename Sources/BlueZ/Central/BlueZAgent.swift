@@ -4,11 +4,11 @@ import Synchronization
 
 /// This program's pairing agent (`org.bluez.Agent1`, doc/org.bluez.Agent.rst): bluetoothd asks
 /// it for passkeys and confirmations while pairing, and it asks the program's
-/// ``LowEnergy/PairingDelegate`` (the terminal, or `--passkey` / `--confirm`), exactly as this
+/// `PairingDelegate` (the terminal, or `--passkey` / `--confirm`), exactly as this
 /// program's own Security Manager does.
 ///
 /// Registered with `AgentManager1.RegisterAgent` and the capability of the pairing policy's IO
-/// capability (``LowEnergy/SecurityConfiguration/ioCapability``); `Device1.Pair` called on the
+/// capability (`SecurityConfiguration.ioCapability`); `Device1.Pair` called on the
 /// same connection uses it ("If the application has registered its own agent, then that specific
 /// agent will be used", doc/org.bluez.Device.rst).
 final class BlueZAgent: Sendable {
@@ -40,7 +40,7 @@ final class BlueZAgent: Sendable {
     }
 
     /// Exports the agent and registers it with `capability`.
-    /// - Throws: the registration's ``LowEnergy/BluetoothError``.
+    /// - Throws: the registration's `BluetoothError`.
     static func register(on bluez: BlueZConnection, delegate: any PairingDelegate, capability: IOCapability,
                          logger: Logger) async throws(BluetoothError) -> BlueZAgent {
         let agent = BlueZAgent(bluez: bluez, delegate: delegate, logger: logger)

@@ -2,7 +2,7 @@ public import Logging
 public import LowEnergy
 import NearbySupport
 
-/// The central role through bluetoothd (``LowEnergy/BLECentral``): discovery with
+/// The central role through bluetoothd (`BLECentral`): discovery with
 /// `Adapter1.SetDiscoveryFilter` + `StartDiscovery` (doc/org.bluez.Adapter.rst), devices from
 /// `Device1` objects, data channels over `GattCharacteristic1.AcquireWrite` / `AcquireNotify`,
 /// pairing with `Device1.Pair` and this program's agent.
@@ -35,7 +35,7 @@ public actor BlueZCentral: BLECentral {
     }
 
     /// Connects to bluetoothd and its adapter `adapter` (`hci0`; `nil`: BlueZ's first).
-    /// - Throws: ``LowEnergy/BluetoothError/bluez(_:)`` (bluetoothd not running, no adapter,
+    /// - Throws: `BluetoothError.bluez(_:)` (bluetoothd not running, no adapter,
     ///   powered off, not allowed by the bus policy, ...).
     public static func open(adapter: String?, bus: DBusConnection.Bus = .system, security: SecurityContext = SecurityContext(),
                             logger: Logger = Logger(label: "nearby.bluez")) async throws(BluetoothError) -> BlueZCentral {
@@ -212,7 +212,7 @@ public actor BlueZCentral: BLECentral {
 
     /// Removes `address`'s device from BlueZ (`Adapter1.RemoveDevice`: its bond and cached
     /// data go too). `false` if BlueZ had no such device.
-    /// - Throws: the call's ``LowEnergy/BluetoothError``.
+    /// - Throws: the call's `BluetoothError`.
     @discardableResult
     public func removeDevice(_ address: BluetoothAddress) async throws(BluetoothError) -> Bool {
         let device = BlueZDevice(bluez: bluez, address: address)

@@ -2,7 +2,7 @@ import Logging
 public import LowEnergy
 import NearbySupport
 
-/// A ``LowEnergy/DataChannel`` through bluetoothd: the accessory's RX written through a socket
+/// A `DataChannel` through bluetoothd: the accessory's RX written through a socket
 /// from `GattCharacteristic1.AcquireWrite` (each packet one ATT Write Command), TX's
 /// notifications read from a socket from `AcquireNotify` (doc/org.bluez.GattCharacteristic.rst):
 /// no D-Bus round trip per message. Where BlueZ does not offer them (before 5.48, or RX without
@@ -11,7 +11,7 @@ import NearbySupport
 /// else the characteristic's `MTU` property (BlueZ 5.62+), else 23.
 ///
 /// Link loss: `Device1.Connected` false (and BlueZ hangs up the sockets) ⇒ ``events`` reports
-/// ``LowEnergy/DataChannelEvent/disconnected(reason:)``; ``reconnect(timeout:)`` connects and
+/// `DataChannelEvent.disconnected(reason:)`; ``reconnect(timeout:)`` connects and
 /// acquires again (new sockets: the old ones died with the link, so nothing is delivered twice).
 public actor BlueZDataChannel: DataChannel {
     /// The accessory's address.
@@ -59,8 +59,8 @@ public actor BlueZDataChannel: DataChannel {
     }
 
     /// Connects to the accessory through BlueZ and opens the channel.
-    /// - Throws: connection errors, ``LowEnergy/BluetoothError/notFound(detail:)`` (none of
-    ///   `services`, or no RX / TX), ``LowEnergy/BlueZError/inUseElsewhere(device:characteristic:detail:)``;
+    /// - Throws: connection errors, `BluetoothError.notFound(detail:)` (none of
+    ///   `services`, or no RX / TX), `BlueZError.inUseElsewhere(device:characteristic:detail:)`;
     ///   the device is disconnected again on failure.
     static func open(central: BlueZCentral, address: BluetoothAddress, timeout: Duration, services: [DataChannelService],
                      logger: Logger) async throws(BluetoothError) -> BlueZDataChannel {

@@ -9,7 +9,7 @@ import Synchronization
 
 /// One D-Bus connection to bluetoothd and one of its adapters: bluetoothd's objects, kept
 /// current by its `InterfacesAdded` / `InterfacesRemoved` / `PropertiesChanged` signals (as
-/// Bleak's BlueZ manager does), calls with errors mapped to ``LowEnergy/BlueZError``.
+/// Bleak's BlueZ manager does), calls with errors mapped to `BlueZError`.
 public final class BlueZConnection: Sendable {
     /// The D-Bus connection.
     public let dbus: DBusConnection
@@ -46,9 +46,13 @@ public final class BlueZConnection: Sendable {
     public var backendName: String { "bluez (\(adapterName))" }
 
     /// Connects to bluetoothd on `bus` and picks `adapter` (`hci0`; `nil`: the first BlueZ lists).
-    /// - Parameter requirePowered: fail with ``LowEnergy/BlueZError/poweredOff(adapter:blocked:)``
-    ///   when the adapter is off.
-    /// - Throws: ``LowEnergy/BluetoothError/bluez(_:)``: no system bus, bluetoothd not running,
+    /// - Parameters:
+    ///   - adapter: the adapter's name (`hci0`); `nil`: the first one BlueZ lists.
+    ///   - bus: the D-Bus bus bluetoothd is on (the system bus).
+    ///   - requirePowered: fail with `BlueZError.poweredOff(adapter:blocked:)` when the adapter
+    ///     is off.
+    ///   - logger: where the connection logs.
+    /// - Throws: `BluetoothError.bluez(_:)`: no system bus, bluetoothd not running,
     ///   access denied by the bus policy, no such adapter, adapter powered off.
     public static func open(adapter: String?, bus: DBusConnection.Bus = .system, requirePowered: Bool = true,
                             logger: Logger = Logger(label: "nearby.bluez")) async throws(BluetoothError) -> BlueZConnection {
@@ -217,8 +221,14 @@ public final class BlueZConnection: Sendable {
     // MARK: Calls
 
     /// Calls bluetoothd.
-    /// - Parameter what: what is being done, for messages (`Device1.Connect on F0:...`).
-    /// - Throws: ``LowEnergy/BluetoothError`` (``LowEnergy/BlueZError`` mapped from the error reply).
+    /// - Parameters:
+    ///   - path: the object path (`/org/bluez/hci0/dev_F0_F1_F2_F3_F4_F5`).
+    ///   - interface: the interface (`org.bluez.Device1`).
+    ///   - member: the method (`Connect`).
+    ///   - arguments: the method's arguments.
+    ///   - timeout: how long to wait for the reply.
+    ///   - what: what is being done, for messages (`Device1.Connect on F0:...`).
+    /// - Throws: `BluetoothError` (`BlueZError` mapped from the error reply).
     public func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
                      timeout: Duration = .seconds(25), what: String? = nil) async throws(BluetoothError) -> [DBusValue] {
         do {

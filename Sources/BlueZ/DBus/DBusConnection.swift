@@ -238,7 +238,7 @@ public final class DBusConnection: @unchecked Sendable {
     // MARK: Exported objects
 
     /// Serves method calls to `prefix` and every path below it: `handler` gets each call on the
-    /// connection's thread and must answer it (``DBusIncomingCall/reply(_:)`` or
+    /// connection's thread and must answer it (``DBusIncomingCall/reply(_:thenClose:)`` or
     /// ``DBusIncomingCall/fail(_:_:)``), now or later from any thread.
     /// - Throws: ``DBusError`` if sd-bus refuses the path.
     public func export(_ prefix: String, handler: @escaping @Sendable (DBusIncomingCall) -> Void) async throws(DBusError) {
@@ -447,7 +447,7 @@ public struct DBusMessageInfo: Sendable {
     }
 }
 
-/// A method call to an exported object: answer it once with ``reply(_:)`` or ``fail(_:_:)``
+/// A method call to an exported object: answer it once with ``reply(_:thenClose:)`` or ``fail(_:_:)``
 /// (from any thread). One never answered gets `org.freedesktop.DBus.Error.NoReply` at the
 /// caller after its timeout.
 public final class DBusIncomingCall: Sendable {

@@ -2,7 +2,7 @@ public import Logging
 public import LowEnergy
 import Synchronization
 
-/// The accessory role through bluetoothd (``LowEnergy/BLEPeripheral``): the NI data channels as
+/// The accessory role through bluetoothd (`BLEPeripheral`): the NI data channels as
 /// a GATT application (`GattManager1.RegisterApplication`), advertised with
 /// `LEAdvertisingManager1.RegisterAdvertisement` (doc/org.bluez.GattManager.rst,
 /// doc/org.bluez.LEAdvertisingManager.rst), one ``BlueZServerChannel`` per phone.
@@ -35,7 +35,7 @@ public final class BlueZPeripheral: BLEPeripheral {
     }
 
     /// Connects to bluetoothd and its adapter `adapter` (`hci0`; `nil`: BlueZ's first).
-    /// - Throws: ``LowEnergy/BluetoothError/bluez(_:)``.
+    /// - Throws: `BluetoothError.bluez(_:)`.
     public static func open(adapter: String?, bus: DBusConnection.Bus = .system,
                             logger: Logger = Logger(label: "nearby.bluez")) async throws(BluetoothError) -> BlueZPeripheral {
         BlueZPeripheral(bluez: try await BlueZConnection.open(adapter: adapter, bus: bus, logger: logger), logger: logger)

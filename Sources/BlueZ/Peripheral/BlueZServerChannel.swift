@@ -6,7 +6,7 @@ import Synchronization
 /// object and the MTU in the options), this host's messages go out through the socket BlueZ
 /// got from `AcquireNotify` (or as `Value` changes after `StartNotify`). The phone owns the link.
 ///
-/// As on this program's own host (``LowEnergy/GATTServerDataChannel``): a write before the phone
+/// As on this program's own host (`GATTServerDataChannel`): a write before the phone
 /// subscribes to TX is delivered, and what is sent before the subscription waits for it (the
 /// latest message only, for ``pendingLifetime``), then goes out as the first notification.
 public final class BlueZServerChannel: DataChannel {
@@ -70,9 +70,9 @@ public final class BlueZServerChannel: DataChannel {
 
     /// Notifies one message; before the phone subscribed, the message waits for the
     /// subscription (replacing one that waits), for ``pendingLifetime``.
-    /// - Throws: ``LowEnergy/BluetoothError/notReady(detail:)`` after ``close()``,
-    ///   ``LowEnergy/BluetoothError/messageTooLong(length:maximum:)`` (never held),
-    ///   ``LowEnergy/BluetoothError/disconnected(reason:)``.
+    /// - Throws: `BluetoothError.notReady(detail:)` after ``close()``,
+    ///   `BluetoothError.messageTooLong(length:maximum:)` (never held),
+    ///   `BluetoothError.disconnected(reason:)`.
     public func send(_ message: [UInt8]) async throws(BluetoothError) {
         let now = ContinuousClock.now
         let lifetime = pendingLifetime

@@ -99,7 +99,7 @@ final class PacketSocket: Sendable {
     var isHungUp: Bool { shared.ended.withLock { $0 } }
 
     /// Sends one packet (one ATT Write Command for a write socket).
-    /// - Throws: ``LowEnergy/BluetoothError/disconnected(reason:)`` when BlueZ closed its end.
+    /// - Throws: `BluetoothError.disconnected(reason:)` when BlueZ closed its end.
     func send(_ bytes: [UInt8]) async throws(BluetoothError) {
         for _ in 0..<2000 {
             let (result, code): (Int, Int32) = shared.fd.withLock { fd in
