@@ -26,8 +26,10 @@ public actor AdvertisingMonitor {
 
     /// Creates a monitor; nothing is scanned until ``seenRecently(_:)`` needs to.
     /// - Parameters:
+    ///   - central: the BLE central that scans (nearby's own host or BlueZ).
     ///   - window: how old a sighting may be and still count.
     ///   - listen: how long to scan for an address not heard within `window`.
+    ///   - logger: where the scans are logged.
     public init(central: any BLECentral, window: Duration = .seconds(5), listen: Duration = .seconds(2),
                 logger: Logger = Logger(label: "nearby.accessories")) {
         self.central = central

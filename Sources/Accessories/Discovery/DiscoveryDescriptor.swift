@@ -116,6 +116,7 @@ public struct DiscoveryDescriptor: Sendable, Hashable, Codable, CustomStringConv
     /// The name and range checks alone, for filtering a scan by name without the service UUID or
     /// company identifier a descriptor needs (`nearby scan --name Tag`).
     /// - Parameters:
+    ///   - advertisement: the advertising report to check.
     ///   - nameSubstring: text the advertised name (complete or shortened) must contain; `nil`: any.
     ///   - ignoringCase: compare ignoring case.
     ///   - range: the RSSI range the report must be in (see ``DiscoveryRange``).

@@ -1,6 +1,6 @@
 import NearbyBase
 
-/// Hex text <-> bytes for descriptors and the store file (NearbyBase's ``NearbyBase/Hex`` in the
+/// Hex text <-> bytes for descriptors and the store file (NearbyBase's `Hex` in the
 /// store's spelling: lower case, no separators).
 public enum HexBytes {
     /// Lower-case hex without separators: `[0x4C, 0x00]` -> `"4c00"`.

@@ -5,6 +5,8 @@ extension AccessoryStore {
     /// `ASMigrationDisplayItem`): no scan, no connection; bonding state `unknown`. An address
     /// already stored is kept as it is (``AddOutcome/alreadyStored(_:)``).
     /// - Parameters:
+    ///   - address: the accessory's Bluetooth address.
+    ///   - type: its address type (public or random).
     ///   - displayName: the name to show (default: the address).
     ///   - descriptor: how to recognise its advertisements, if known.
     /// - Throws: ``MigrationError/store(_:)``.

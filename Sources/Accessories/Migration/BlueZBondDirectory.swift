@@ -69,7 +69,7 @@ public struct BlueZBondDirectory: Sendable {
     }
 
     /// Parses one `info` file. Unknown keys and sections are ignored; never fails. Keys
-    /// (`[LongTermKey]`, `[PeripheralLongTermKey]`, `[IdentityResolvingKey]`) become a ``Bond``
+    /// (`[LongTermKey]`, `[PeripheralLongTermKey]`, `[IdentityResolvingKey]`) become a `Bond` (LowEnergy)
     /// whose identity is the device's directory address.
     public static func parseInfo(_ text: String, adapter: BluetoothAddress, address: BluetoothAddress) -> KnownDevice {
         var section = ""

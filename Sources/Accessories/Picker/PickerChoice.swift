@@ -12,8 +12,10 @@ public enum PickerChoice: Sendable, Hashable, CustomStringConvertible {
     case name(String)
 
     /// Parses `first`, `AA:BB:CC:DD:EE:FF`, a number (1-based) or anything else as a name.
-    /// - Parameter allowNumbers: `false` for `--pick` (a number there would be a list position
-    ///   the script cannot know; such text is taken as a name).
+    /// - Parameters:
+    ///   - text: what the user typed or gave to `--pick`.
+    ///   - allowNumbers: `false` for `--pick` (a number there would be a list position the
+    ///     script cannot know; such text is taken as a name).
     public init(parsing text: String, allowNumbers: Bool = true) {
         let trimmed = text.trimmedWhitespace
         if trimmed.lowercased() == "first" {

@@ -41,7 +41,7 @@ extension AccessoryRecord {
 }
 
 extension DisplayItem {
-    /// One item per known data-channel service (``LowEnergy/DataChannelService/known``: Nordic
+    /// One item per known data-channel service (`DataChannelService.known` in LowEnergy: Nordic
     /// UART, Qorvo NI) under `name`: what a setup offers when no descriptor is given.
     public static func knownDataChannels(name: String) throws(DiscoveryDescriptorError) -> [DisplayItem] {
         var items: [DisplayItem] = []

@@ -17,7 +17,7 @@ public struct AccessorySetup: Sendable {
     public let items: [DisplayItem]
     /// Where the accessory is stored.
     public let store: AccessoryStore
-    /// The data channels an accessory must offer one of (default: ``DataChannelService/known``).
+    /// The data channels an accessory must offer one of (default: `DataChannelService.known`, LowEnergy).
     public var dataChannels: [DataChannelService]
     /// How long the accessory may take to accept the connection.
     public var connectTimeout: Duration
@@ -30,11 +30,11 @@ public struct AccessorySetup: Sendable {
     /// Pair with the accessory after checking its data channel (AccessorySetupKit's
     /// `bluetoothPairingLE`; `nearby setup --pair`): the keys are stored with the record (own
     /// host), or BlueZ keeps them and the record says so (``AccessoryRecord/bondHolder``).
-    /// Default `false`. The backend's ``SecurityContext`` decides the method and asks the user. An
-    /// accessory that does not bond (``LowEnergy/Bond/persistent`` is `false`) is stored without keys.
+    /// Default `false`. The backend's `SecurityContext` (LowEnergy) decides the method and asks the user. An
+    /// accessory that does not bond (`Bond.persistent` is `false`) is stored without keys.
     public var pairing = false
     /// Called with every pairing or encryption failure on the accessory's connection, refusals of
-    /// the pairing policy (``LowEnergy/SecurityError/refused(_:)``) included, in order (`nearby
+    /// the pairing policy (`SecurityError.refused(_:)`) included, in order (`nearby
     /// setup` prints them; with `--json` as objects). All are delivered before ``setUp(_:)`` returns.
     public var securityEvents: (@Sendable (SecurityError, BluetoothAddress) -> Void)?
     private let logger: Logger
@@ -85,7 +85,9 @@ public struct AccessorySetup: Sendable {
     }
 
     /// Scans and lets `chooser` pick. Only connectable advertisers are offered.
-    /// - Parameter timeout: how long to wait for a pick (`nil`: until picked or cancelled).
+    /// - Parameters:
+    ///   - timeout: how long to wait for a pick (`nil`: until picked or cancelled).
+    ///   - chooser: who picks: the terminal picker, `--pick`, or a test's.
     /// - Throws: ``AccessorySetupError/nothingFound(items:timeout:)``, ``AccessorySetupError/noMatch(choice:timeout:found:)``,
     ///   ``AccessorySetupError/notPicked(timeout:found:)``, ``AccessorySetupError/cancelled``,
     ///   ``AccessorySetupError/bluetooth(_:)`` if the scan fails or ends.

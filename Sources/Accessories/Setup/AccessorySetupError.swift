@@ -22,7 +22,7 @@ public enum AccessorySetupError: Error, Sendable, Hashable, CustomStringConverti
     case bluetooth(BluetoothError)
     /// Storing the accessory failed.
     case store(AccessoryStoreError)
-    /// Pairing with the accessory failed (``SecurityError`` says why and what to do).
+    /// Pairing with the accessory failed (the `SecurityError` says why and what to do).
     case pairingFailed(address: BluetoothAddress, SecurityError)
 
     /// What went wrong and what to do.

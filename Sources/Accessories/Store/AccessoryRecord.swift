@@ -57,7 +57,7 @@ public struct DataChannelReference: Sendable, Hashable, Codable, CustomStringCon
         self.init(name: service.name, service: service.service)
     }
 
-    /// The known service definition with this UUID (``DataChannelService/known``), if any.
+    /// The known service definition with this UUID (`DataChannelService.known`), if any.
     public var definition: DataChannelService? {
         DataChannelService.known.first { $0.service == service }
     }

@@ -17,7 +17,7 @@ extension AccessoryStore: BondStore {
     }
 
     /// Stores `bond` in the record of its accessory (written atomically, 0600).
-    /// - Throws: ``SecurityError/storageFailed(detail:)`` if the store cannot be written.
+    /// - Throws: `SecurityError.storageFailed(detail:)` if the store cannot be written.
     public func save(_ bond: Bond, connectedAddress: IdentityAddress) async throws(SecurityError) {
         let records: [AccessoryRecord]
         do {

@@ -11,7 +11,7 @@ import Glibc
 /// - Location: `$XDG_STATE_HOME/nearby/accessories.json`, else
 ///   `~/.local/state/nearby/accessories.json` (``defaultPath(environment:)``), or any path.
 /// - Every change is a read-modify-write under an exclusive `flock` on `<file>.lock`: the file
-///   is re-read under the lock, changed, and written atomically (``AtomicFile``: temporary
+///   is re-read under the lock, changed, and written atomically (`AtomicFile`: temporary
 ///   file, fsync, rename; mode 0600), so concurrent processes never lose each other's changes
 ///   and a crash never leaves half a file.
 /// - A damaged file is moved aside to `<file>.corrupt-<UTC time>` (never overwritten) and the
@@ -143,7 +143,9 @@ public actor AccessoryStore {
     // MARK: - Changing
 
     /// Adds `record` (setup or migration).
-    /// - Parameter ifPresent: what to do if an accessory with the same address is stored.
+    /// - Parameters:
+    ///   - record: the accessory to store.
+    ///   - ifPresent: what to do if an accessory with the same address is stored.
     /// - Returns: what happened (the stored record has a fresh id if `record.id` was taken).
     /// - Throws: ``AccessoryStoreError``.
     @discardableResult

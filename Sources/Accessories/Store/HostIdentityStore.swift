@@ -35,8 +35,10 @@ public struct HostIdentityStore: LocalIdentityProvider {
     }
 
     /// The identity on `controller`: the stored one, or a new one stored now.
-    /// - Parameter usePublicAddress: the identity address is the controller's public address.
-    /// - Throws: ``SecurityError/storageFailed(detail:)``.
+    /// - Parameters:
+    ///   - controller: the controller's public address (the key the identity is stored under).
+    ///   - usePublicAddress: the identity address is the controller's public address.
+    /// - Throws: `SecurityError.storageFailed(detail:)`.
     public func identity(controller: BluetoothAddress, usePublicAddress: Bool) async throws(SecurityError) -> LocalIdentity {
         let path = path
         let result: Result<Entry, SecurityError> = await withCheckedContinuation { continuation in
