@@ -118,13 +118,15 @@ public struct AccessoryRoleProfile: Sendable, Hashable {
     /// | Android middleware version | the kit's UCI version | `[major, minor, 0]` of the host middleware |
     ///
     /// NXP's firmware version and device name come from the vendor part of CORE_GET_DEVICE_INFO
-    /// (``UCI/NXPDeviceInformation``); an NXP kit that does not report them gets 0 and 0xFF.
+    /// (`NXPDeviceInformation` in UCI); an NXP kit that does not report them gets 0 and 0xFF.
     /// - Parameters:
     ///   - deviceInfo: what CORE_GET_DEVICE_INFO reported.
     ///   - vendor: the kit's maker (from the dev-kit catalogue; Qorvo's IDs when unknown).
     ///   - address: the accessory's stable short MAC address.
+    ///   - role: the UWB role the accessory announces (responder: the phone controls).
     ///   - layout: 1.0 or 1.1 (2.0 asks the phone for timing an accessory role does not need,
     ///     so it is announced as 1.1).
+    ///   - keyByteOrder: the byte order of the STS key material the kit expects.
     public init(deviceInfo: UCIDeviceInfo, vendor: Vendor = .qorvo, address: UInt16, role: NIRangingRole = .responder,
                 layout: ConfigurationDataVersion = .v1_1, keyByteOrder: UWBKeyByteOrder = .vendorFirst) {
         let manufacturer: UInt32

@@ -2,7 +2,7 @@ public import UCI
 import NearbyBase
 
 /// One planned NI session: what the accessory said, what the host sends back, and the host's
-/// own FiRa parameters. Made by ``SessionPlanner``; cached by ``AccessorySession`` so a timeout
+/// own FiRa parameters. Made by ``SessionPlanner``; cached by `AccessorySession` (NearbyInteraction) so a timeout
 /// can restart ranging with exactly the same configuration.
 public struct SessionPlan: Sendable, Hashable {
     /// The accessory's configuration, in the dialect it arrived in.

@@ -47,6 +47,7 @@ public struct SessionPlanner: Sendable {
 
     /// Plans a session for an accessory that sent `configuration` (Apple dialect).
     /// - Parameters:
+    ///   - configuration: the accessory's configuration data (0x01's payload).
     ///   - device: the local kit (channels it supports).
     ///   - excluding: session IDs already in use on the kit.
     ///   - generator: the source of the random session ID, preamble, STS IV and address.
@@ -89,7 +90,7 @@ public struct SessionPlanner: Sendable {
     }
 
     /// Plans with the system's random generator.
-    /// - Throws: see ``plan(for:device:excluding:using:)``.
+    /// - Throws: see ``plan(for:device:excluding:using:)-(AccessoryConfigurationData,_,_,_)``.
     public func plan(
         for configuration: AccessoryConfigurationData, device: LocalUWBDevice, excluding: Set<UInt32> = []
     ) throws(SessionPlanningError) -> SessionPlan {

@@ -62,8 +62,13 @@ public struct AccessoryConfigurationData: Sendable, Hashable {
 
     /// Builds ACD.
     ///
-    /// - Parameter trailingBytes: bytes written after the UWB config data (tests of lenient
-    ///   peers); default none.
+    /// - Parameters:
+    ///   - protocolVersion: the NI protocol version (the reference's accessories send 1.0).
+    ///   - preferredUpdateRate: the update rate the accessory asks for.
+    ///   - uwbConfiguration: the accessory's UWB config data.
+    ///   - reserved: bytes 5-14, exactly 10 (zero by default).
+    ///   - trailingBytes: bytes written after the UWB config data (tests of lenient peers);
+    ///     default none.
     /// - Throws: ``NIProtocolError`` (`invalidLength`, field `reserved`) when `reserved` is not
     ///   exactly 10 bytes.
     public init(

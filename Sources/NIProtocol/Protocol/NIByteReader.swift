@@ -1,7 +1,7 @@
 import NearbyBase
 
 /// Reads little- and big-endian integers from the bytes of one NI protocol structure:
-/// NearbyBase's ``NearbyBase/ByteReader`` with ``NIProtocolError`` (truncated) instead of `nil`,
+/// NearbyBase's `ByteReader` with ``NIProtocolError`` (truncated) instead of `nil`,
 /// so a parser that forgot an up-front length check still never crashes on bad input.
 struct NIByteReader {
     private var reader: NearbyBase.ByteReader

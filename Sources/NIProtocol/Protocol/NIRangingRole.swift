@@ -2,7 +2,7 @@ public import UCI
 
 /// The UWB role an accessory announces in its UWB config data (Apple dialect, one byte). The
 /// byte uses FiRa's DEVICE_ROLE numbering (AOSP's UCI packet definition `DeviceRole`, our
-/// ``UCI/UCIDeviceRole``): NI accessories send 0 or 1; AOSP also knows 5-8 (OWR-AoA advertiser
+/// `UCIDeviceRole` in UCI): NI accessories send 0 or 1; AOSP also knows 5-8 (OWR-AoA advertiser
 /// and observer, DL-TDoA anchor and tag), and 2-4 are the UL-TDoA roles.
 ///
 /// Every byte parses (unknown values are kept and named by number): refusing a role is the

@@ -93,6 +93,16 @@ public struct ShareableConfigurationData: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - specVersion: the spec version field; `nil` writes the layout's version.
+    ///   - countryCode: the regulatory country code.
+    ///   - sessionID: the FiRa session ID.
+    ///   - preambleCodeIndex: 9-12.
+    ///   - channel: the UWB channel, 5 or 9.
+    ///   - slotsPerRound: slots per ranging round, at least 1.
+    ///   - slotDurationRSTU: slot duration in RSTU (1 ms = 1200 RSTU), at least 1.
+    ///   - rangingIntervalMS: the ranging interval (block duration) in milliseconds, at least 1.
+    ///   - rangingRoundControl: FiRa's ranging round control byte (0x03 time-scheduled).
+    ///   - staticSTSIV: the static STS IV, 6 bytes in wire order.
+    ///   - phoneAddress: the phone's UWB short MAC address (the accessory's destination).
     ///   - phoneMaxClockDriftPPM: present → layout 1.1 or 2.0.
     ///   - hopping: present → layout 2.0 (then `phoneMaxClockDriftPPM` is required).
     /// - Throws: ``NIProtocolError``: `outOfRange` for a channel other than 5 or 9, a preamble code

@@ -125,6 +125,11 @@ public struct UWBConfigurationData: Sendable, Hashable {
     /// - Parameters:
     ///   - specVersion: the UWB spec version field; `nil` writes the layout's own version
     ///     (1.0, 1.1 or 2.0).
+    ///   - manufacturerID: the manufacturer ID (its 4 bytes little-endian).
+    ///   - modelID: the model ID (its 4 bytes little-endian).
+    ///   - middlewareVersion: the middleware version (its 4 bytes little-endian).
+    ///   - rangingRole: the role the accessory takes (NI sessions use responder or initiator).
+    ///   - deviceAddress: the accessory's UWB short MAC address.
     ///   - maxClockDriftPPM: present → layout 1.1 or 2.0.
     ///   - requestedParameters: present → layout 2.0 (then `maxClockDriftPPM` is required).
     ///   - extraBytes: bytes written after the layout (tests of lenient peers); default none.
