@@ -43,7 +43,7 @@ public final class DemoEnvironment: Sendable {
     /// Builds the world and the accessories (nothing runs until ``start()``).
     /// - Parameters:
     ///   - scenario: the motion scenario.
-    ///   - accessories: how many virtual accessories (1-8).
+    ///   - count: how many virtual accessories (1-8).
     ///   - noise: the radio noise model.
     ///   - seed: the seed of the noise and random walks.
     ///   - clock: real time at a speed (the CLI) or manual.

@@ -7,13 +7,13 @@ public import UWBDevice
 
 /// A virtual Nearby Interaction accessory: the accessory role of `NearbyInteraction`
 /// (`AccessoryRoleSession`, the code `nearby accessory` runs) configured like Qorvo's firmware,
-/// speaking over a ``DataChannel`` and ranging through its own ``UCIClient``, typically on a
+/// speaking over a `DataChannel` and ranging through its own `UCIClient`, typically on a
 /// device of a ``VirtualUWBSWorld`` placed as a scenario accessory; plus firmware faults.
 ///
 /// | Receives | Does |
 /// |---|---|
 /// | initialize 0x0A (0xA5) | stops and closes a running session, re-initializes (Qorvo's `niq_reinit()`); answers 0x01 with its ACD (UwbDeviceConfigData) |
-/// | configureAndStart 0x0B | closes a running session; derives its FiRa parameters (``NIFiRaDerivation``: Qorvo's rules; NXP's table for the Android config ID), opens and starts the session; answers 0x02 (0x03 if the dev kit refuses) |
+/// | configureAndStart 0x0B | closes a running session; derives its FiRa parameters (`NIFiRaDerivation`: Qorvo's rules; NXP's table for the Android config ID), opens and starts the session; answers 0x02 (0x03 if the dev kit refuses) |
 /// | stop 0x0C | stops and closes the session; answers 0x03 |
 /// | link loss | stops and closes the session (as Qorvo, nrfuwb and Truesense do) |
 ///
@@ -25,7 +25,7 @@ public import UWBDevice
 /// acts like NXP's demo: a config ID outside its table gets no answer at all.
 ///
 /// Faults (``VirtualNIAccessoryFault``) make it slow, malformed or silent; ``stopRanging()``
-/// stops mid-session and sends 0x03; ``loseLink()`` drops the BLE link.
+/// stops mid-session and sends 0x03; ``loseLink(reason:)`` drops the BLE link.
 public actor VirtualNIAccessory: AccessoryRoleInterceptor {
     /// What it announces.
     public nonisolated let configuration: VirtualNIAccessoryConfiguration
@@ -45,8 +45,10 @@ public actor VirtualNIAccessory: AccessoryRoleInterceptor {
 
     /// Creates an accessory.
     /// - Parameters:
-    ///   - channel: its end of the data channel (e.g. of ``InMemoryDataChannel/makePair(maximumMessageLength:)``).
+    ///   - configuration: what it announces, how it answers, its faults.
+    ///   - channel: its end of the data channel (e.g. of `InMemoryDataChannel.makePair(maximumMessageLength:)`).
     ///   - transport: its UWB dev kit, e.g. `world.makeTransport(placement: .accessory(0))`.
+    ///   - logger: where it logs what it receives and does.
     public init(
         configuration: VirtualNIAccessoryConfiguration = VirtualNIAccessoryConfiguration(), channel: any DataChannel,
         transport: any UCITransport, logger: Logger = Logger(label: "nearby.sim.accessory")
@@ -120,7 +122,7 @@ public actor VirtualNIAccessory: AccessoryRoleInterceptor {
     }
 
     /// Drops the BLE link (both ends see a disconnection with `reason`); needs an
-    /// ``InMemoryDataChannel``.
+    /// `InMemoryDataChannel`.
     public func loseLink(reason: HCIStatus = .connectionTimeout) {
         (channel as? InMemoryDataChannel)?.simulateLinkLoss(reason: reason)
     }

@@ -4,7 +4,7 @@
 public final class VirtualUWBSService: Sendable {
     /// What to serve.
     public struct Settings: Sendable {
-        /// Address to listen on (see ``VirtualUWBSServer/init(world:host:port:configuration:logger:)``).
+        /// Address to listen on (see ``VirtualUWBSServer/init(world:host:port:configuration:placement:logger:)``).
         public var host: String
         /// TCP port; 0 lets the system pick (see ``VirtualUWBSService/address``).
         public var port: UInt16

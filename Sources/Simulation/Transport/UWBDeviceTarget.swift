@@ -2,11 +2,11 @@ public import Logging
 public import UWBDevice
 
 /// What a command's `--device` / `--uwb` names: a UWB subsystem of the UWBDevice module
-/// (``UWBDevice/UWBDeviceSpec``: USB, serial, TCP) or `sim`, an in-process virtual UWBS of a
+/// (`UWBDeviceSpec`: USB, serial, TCP) or `sim`, an in-process virtual UWBS of a
 /// ``VirtualUWBSWorld``.
 ///
 /// The simulator is this module's concept, so its spelling lives here: ``init(parsing:)``
-/// accepts `sim` and hands everything else to ``UWBDevice/UWBDeviceSpec/init(parsing:alsoAccepting:)``,
+/// accepts `sim` and hands everything else to `UWBDeviceSpec.init(parsing:alsoAccepting:)`,
 /// whose errors then list `sim` among the valid forms.
 ///
 /// ```swift
@@ -22,8 +22,8 @@ public enum UWBDeviceTarget: Sendable, Hashable, CustomStringConvertible {
     /// The valid forms, for help texts: `"usb:VID:PID[@BUS.ADDR], serial:PATH[@BAUD], tcp:HOST:PORT or sim"`.
     public static let forms = UWBDeviceSpec.forms(including: ["sim"])
 
-    /// Parses `sim` or any ``UWBDevice/UWBDeviceSpec`` form (surrounding spaces ignored).
-    /// - Throws: ``UWBDevice/UWBDeviceError`` code `invalidSpec` naming what is wrong and every
+    /// Parses `sim` or any `UWBDeviceSpec` form (surrounding spaces ignored).
+    /// - Throws: `UWBDeviceError` code `invalidSpec` naming what is wrong and every
     ///   valid form, `sim` included.
     public init(parsing text: String) throws(UWBDeviceError) {
         if text.split(whereSeparator: \.isWhitespace) == ["sim"] {
@@ -35,10 +35,12 @@ public enum UWBDeviceTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// Makes the transport (nothing is opened yet): for ``simulator`` a new in-process virtual
     /// UWBS of `world` (``VirtualUWBSWorld/shared`` for the CLI), named `sim`; otherwise
-    /// UWBDevice's transport (``UWBDevice/UWBDeviceSpec/makeTransport(configuration:logger:)``).
+    /// UWBDevice's transport (`UWBDeviceSpec.makeTransport(configuration:logger:)`).
     /// - Parameters:
     ///   - world: the world a simulated device joins.
     ///   - virtualUWBS: the simulated device's configuration (UCI version, limits).
+    ///   - configuration: the transport's timeouts (a real device's).
+    ///   - logger: where the transport logs.
     public func makeTransport(
         world: VirtualUWBSWorld, virtualUWBS: VirtualUWBSConfiguration = .default,
         configuration: UCITransportConfiguration = .init(), logger: Logger = Logger(label: "nearby.uwb")

@@ -7,7 +7,7 @@ import Synchronization
 import UCI
 
 /// Serves virtual UWB subsystems over TCP, raw UCI in both directions (google/pica's
-/// convention, what ``UWBDevice/TCPTransport`` and `--device tcp:HOST:PORT` speak): each
+/// convention, what `TCPTransport` and `--device tcp:HOST:PORT` speak): each
 /// accepted connection is a fresh device of the ``VirtualUWBSWorld``, powered up on connect
 /// (CORE_DEVICE_STATUS_NTF(READY)) and detached when the connection closes.
 ///
@@ -41,10 +41,13 @@ public final class VirtualUWBSServer: Sendable {
 
     /// Listens on `host:port` and starts accepting connections.
     /// - Parameters:
+    ///   - world: the world the connections' devices join.
     ///   - host: an address or name, e.g. `127.0.0.1`, `::1`, `0.0.0.0` (every interface).
     ///   - port: the TCP port; 0 lets the kernel pick (read ``port``).
     ///   - placement: where each connection's device is in the scene (default: decided when it
     ///     first ranges; `.host` serves the scenario's host kit, e.g. to a UCI client over TCP).
+    ///   - configuration: every served device's configuration (UCI version, limits).
+    ///   - logger: where connections and errors are logged.
     /// - Throws: ``VirtualUWBSError``: `listenFailed` (address in use, unknown host, permission)
     ///   naming what to change; `invalidParameter` for a configuration that does not validate.
     public init(

@@ -1,14 +1,14 @@
 public import UWBDevice
 import UCI
 
-/// A ``UWBDevice/UCITransport`` to a virtual UWBS of a ``VirtualUWBSWorld``, in process: what
+/// A `UCITransport` to a virtual UWBS of a ``VirtualUWBSWorld``, in process: what
 /// `--device sim` opens, and what tests and the demo give a UCI client.
 ///
 /// Each ``open()`` powers up a fresh UWBS (the first packet is CORE_DEVICE_STATUS_NTF(READY))
 /// and ``close()`` detaches it, like plugging a dev kit in and out; the device keeps its
 /// identity (``deviceID``) and its place in the scene across reopenings. An injected
 /// ``VirtualUWBSFault/disconnect(reconnectAfter:)`` ends the stream with a
-/// ``UWBDevice/UWBDeviceError`` of code `disconnected`; ``open()`` then fails with `notFound`
+/// `UWBDeviceError` of code `disconnected`; ``open()`` then fails with `notFound`
 /// until the device is back, which ``waitUntilPresent(timeout:)`` waits for.
 public actor VirtualUWBSTransport: UCITransport {
     /// `"sim"` or the name given to ``VirtualUWBSWorld/makeTransport(configuration:placement:name:)``.
@@ -34,8 +34,8 @@ public actor VirtualUWBSTransport: UCITransport {
         self.name = name
     }
 
-    /// Powers up the device; see ``UWBDevice/UCITransport/open()``.
-    /// - Throws: ``UWBDevice/UWBDeviceError``: `alreadyOpen`; `notFound` while unplugged or
+    /// Powers up the device; see `UCITransport.open()`.
+    /// - Throws: `UWBDeviceError`: `alreadyOpen`; `notFound` while unplugged or
     ///   after the world was shut down; `invalidSpec` for a configuration that does not
     ///   validate.
     public func open() async throws -> UCIPacketStream {
@@ -70,10 +70,10 @@ public actor VirtualUWBSTransport: UCITransport {
         return stream
     }
 
-    /// Queues one whole UCI packet for the device; see ``UWBDevice/UCITransport/send(_:)``.
+    /// Queues one whole UCI packet for the device; see `UCITransport.send(_:)`.
     /// Returns at once: the device processes packets in order, in the background. The packet is
-    /// checked as every transport checks it (``UWBDevice/UCIPacketCheck``) and handed over typed.
-    /// - Throws: ``UWBDevice/UWBDeviceError``: `invalidPacket`, `notOpen`, `disconnected`.
+    /// checked as every transport checks it (`UCIPacketCheck`) and handed over typed.
+    /// - Throws: `UWBDeviceError`: `invalidPacket`, `notOpen`, `disconnected`.
     public func send(_ bytes: [UInt8]) async throws {
         guard let inbox else {
             throw UWBDeviceError(.notOpen, device: name, reason: "the virtual UWBS is not open", remedy: "Call open() first.")
@@ -97,7 +97,7 @@ public actor VirtualUWBSTransport: UCITransport {
     }
 
     /// Waits until an injected disconnect is over.
-    /// - Throws: ``UWBDevice/UWBDeviceError`` code `timeout` if it is not over within `timeout`.
+    /// - Throws: `UWBDeviceError` code `timeout` if it is not over within `timeout`.
     public func waitUntilPresent(timeout: Duration) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)

@@ -1,7 +1,7 @@
 public import UCI
 
 /// One virtual UWB subsystem: a FiRa UCI state machine. Packets from the host go in
-/// (``receive(_:at:)``), the packets it answers with come out; ranging rounds and faults are
+/// (``receive(_:at:)-([UInt8],_)``), the packets it answers with come out; ranging rounds and faults are
 /// driven by its ``VirtualUWBSWorld``. It knows nothing about sockets or clocks: time is an
 /// argument (seconds of world time).
 ///

@@ -79,7 +79,9 @@ extension VirtualUWBSWorld {
     }
 
     /// Adds a built-in virtual peer whose session is ACTIVE at once.
-    /// - Parameter placement: its place; `nil` takes the next free accessory of the scenario.
+    /// - Parameters:
+    ///   - peer: the peer's role, address and session.
+    ///   - placement: its place; `nil` takes the next free accessory of the scenario.
     /// - Returns: the peer's device identifier.
     /// - Throws: ``VirtualUWBSError``: `invalidParameter` from ``VirtualPeer/validate()``,
     ///   `shutDown`.

@@ -27,8 +27,8 @@ import Synchronization
 /// **Files, one job each.** This file: the world's state and what can be inspected. The device
 /// registry (attach, detach, peers): `VirtualUWBSWorld+Devices.swift`. The packet pump (host
 /// packets in, reactions out): `VirtualUWBSWorld+Packets.swift`. Fault injection:
-/// `VirtualUWBSWorld+Faults.swift` over ``VirtualUWBSFaults``. Time and the scheduler:
-/// `VirtualUWBSWorld+Scheduler.swift` over ``VirtualUWBSTimeline`` and ``VirtualUWBSScheduler``.
+/// `VirtualUWBSWorld+Faults.swift` over `VirtualUWBSFaults`. Time and the scheduler:
+/// `VirtualUWBSWorld+Scheduler.swift` over `VirtualUWBSTimeline` and `VirtualUWBSScheduler`.
 /// Rounds and places: `VirtualUWBSWorld+Ranging.swift`.
 ///
 /// ```swift
