@@ -12,6 +12,7 @@ extension AccessoryRoleFileSettings {
     /// flags), checked, as an overlay of the `[accessory]` section (``overridden(by:)``); `nil`
     /// = not given.
     /// - Parameters:
+    ///   - name: the advertised name (`--name`).
     ///   - services: comma-separated service names (``serviceNames``), any case.
     ///   - mac: the UWB short address in hex (``address(_:)``).
     ///   - configVersion: `1.0` or `1.1`.

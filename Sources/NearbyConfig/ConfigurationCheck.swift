@@ -12,7 +12,10 @@ public enum ConfigurationCheck: Sendable {
     case invalid(ConfigError)
 
     /// Checks `file`: a path, `-` for `standardInput()`, or `nil` for the default file.
-    /// - Parameter validators: checks of the transport specs.
+    /// - Parameters:
+    ///   - file: the file's path, `-` for standard input, `nil` for the default location.
+    ///   - validators: checks of the transport specs.
+    ///   - standardInput: reads standard input (called only for `-`).
     public init(file: String?, validators: TransportValidators, standardInput: () -> [UInt8]) {
         do {
             if file == "-" {

@@ -4,7 +4,7 @@ public import Ranging
 /// (`[filter.kalman]`, `[filter.one_euro]`, ...). Unset parameters keep the tuned standard
 /// values (`specs/filters.md`); angles always use the standard angle parameters.
 public struct FilterSettings: Sendable, Hashable {
-    /// The filter (`name`, a ``FilterSpec`` name such as `kalman` or `hampel+one-euro`).
+    /// The filter (`name`, a `FilterSpec` name (Ranging) such as `kalman` or `hampel+one-euro`).
     public var spec: FilterSpec?
     /// `[filter.imm]`.
     public var imm: IMMFilter.Parameters?
@@ -26,7 +26,7 @@ public struct FilterSettings: Sendable, Hashable {
         self.spec = spec
     }
 
-    /// The filter in effect (``FilterSpec/default`` when unset).
+    /// The filter in effect (`FilterSpec.default` when unset).
     public var effectiveSpec: FilterSpec { spec ?? .default }
 
     /// The distance filter chain: ``effectiveSpec`` with the configured parameters.

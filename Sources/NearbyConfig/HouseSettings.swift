@@ -48,7 +48,7 @@ public struct HouseSettings: Sendable, Hashable {
     }
 
     /// The checked plan.
-    /// - Throws: ``Positioning/HousePlanError`` (the file's checks already passed, so only for
+    /// - Throws: `HousePlanError` (the file's checks already passed, so only for
     ///   settings built in code).
     public func plan() throws(HousePlanError) -> HousePlan {
         try HousePlan(hosts: hosts ?? [], rooms: rooms ?? [])

@@ -2,8 +2,8 @@ public import Ranging
 
 extension NearbyConfiguration {
     /// An overlay holding the engine settings as a command line gives them (see
-    /// ``overridden(by:)``): the filter's name (``Ranging/FilterSpec/init(name:)``), the zone
-    /// boundaries as text (`1.5,3`, ``Ranging/ZoneMap/boundaries(parsing:)``), the hysteresis
+    /// ``overridden(by:)``): the filter's name (`FilterSpec(name:)`), the zone
+    /// boundaries as text (`1.5,3`, `ZoneMap.boundaries(parsing:)`), the hysteresis
     /// (metres), the dwell and the lost-after limit (seconds); `nil` leaves a setting unset.
     /// - Throws: ``EngineSettingError`` for the first setting that is wrong (a zone map that
     ///   does not hold together is found later, by ``zoneMap()``).

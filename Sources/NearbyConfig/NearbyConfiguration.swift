@@ -51,11 +51,11 @@ public struct NearbyConfiguration: Sendable, Hashable {
     public var effectiveHooks: [HookDefinition] { hooks ?? [] }
 
     /// The zone map (see ``ZoneSettings/zoneMap()``).
-    /// - Throws: ``ZoneMapError`` (only after an override: a loaded file is already checked).
+    /// - Throws: `ZoneMapError` (only after an override: a loaded file is already checked).
     public func zoneMap() throws(ZoneMapError) -> ZoneMap { try zones.zoneMap() }
 
     /// A ranging pipeline with the configured filter, zones and lost-after limit.
-    /// - Throws: ``ZoneMapError`` if the zones are invalid.
+    /// - Throws: `ZoneMapError` if the zones are invalid.
     public func makePipeline() throws(ZoneMapError) -> RangingPipeline<ConfiguredFilter> {
         RangingPipeline(
             distanceFilter: filter.distanceFilter(), angleFilter: filter.angleFilter(), zones: try zoneMap(),
@@ -63,7 +63,7 @@ public struct NearbyConfiguration: Sendable, Hashable {
     }
 
     /// Checks that every hook's zone is a zone of the map.
-    /// - Throws: ``HookDefinitionError`` for the first hook naming an unknown zone.
+    /// - Throws: `HookDefinitionError` (Hooks) for the first hook naming an unknown zone.
     public func validateHooks() throws {
         let names = try zoneMap().zones.map(\.name)
         for hook in effectiveHooks { try hook.validate(zoneNames: names) }

@@ -1,7 +1,7 @@
 public import Ranging
 
 /// `[zones]`: the zone boundaries and how transitions are confirmed. Unset values take the
-/// defaults of ``ZoneMap/standard`` (1.5 m and 3 m, 0.2 m hysteresis, 0.3 s dwell) and a 2 s
+/// defaults of `ZoneMap.standard` (1.5 m and 3 m, 0.2 m hysteresis, 0.3 s dwell) and a 2 s
 /// lost-after limit.
 public struct ZoneSettings: Sendable, Hashable {
     /// The default boundaries, metres.
@@ -41,7 +41,7 @@ public struct ZoneSettings: Sendable, Hashable {
     public var effectiveLostAfter: Double { lostAfter ?? Self.defaultLostAfter }
 
     /// The zone map these settings describe (defaults for unset values).
-    /// - Throws: ``ZoneMapError`` for invalid combinations (bounds not increasing, hysteresis
+    /// - Throws: `ZoneMapError` for invalid combinations (bounds not increasing, hysteresis
     ///   bands overlapping, a name count that does not match).
     public func zoneMap() throws(ZoneMapError) -> ZoneMap {
         let boundaries = boundaries ?? Self.defaultBoundaries
