@@ -7,7 +7,7 @@ import Synchronization
 
 /// The house of `nearby watch` in the vocabulary of a run's outputs, for views made for a run
 /// (the web view of `nearby watch --web`): each (host, accessory) becomes an
-/// ``NearbyRuntime/AccessoryStatus`` and each event a log object like ``NearbyRuntime/RunJSON``'s.
+/// `AccessoryStatus` and each event a log object like `RunJSON`'s.
 ///
 /// - An accessory's ID is `<host>/<accessory level>` (`hall/sim-1`), its name
 ///   `<name> @ <host>` (`sim-1 @ hall`).
@@ -49,7 +49,9 @@ public final class HouseFeed: Sendable {
 
     /// An accessory of the house as a status: the host's values from its retained `state`
     /// (session, tracking, distances, direction, rate, counts) and `time` as the last update.
-    /// - Parameter hostOnline: `false` adds `(host offline)` to the session detail.
+    /// - Parameters:
+    ///   - accessory: the accessory as one host hears it.
+    ///   - hostOnline: `false` adds `(host offline)` to the session detail.
     public func status(of accessory: HouseView.Accessory, hostOnline: Bool?) -> AccessoryStatus {
         var status = AccessoryStatus(identity: Self.identity(host: accessory.host, level: accessory.level, name: accessory.name))
         status.sessionState = accessory.session ?? "unknown"

@@ -75,9 +75,9 @@ public enum HouseSettingsDefaults {
 }
 
 /// The fusion of `nearby watch --house` (specs/house.md): every host state of the house goes
-/// into one ``Positioning/AccessoryFusion`` per accessory (hosts matched by topic level), each
+/// into one `AccessoryFusion` per accessory (hosts matched by topic level), each
 /// state's `time` shifted by its host's clock offset when one is detected
-/// (``Positioning/ClockSkewEstimator``); the results go out as
+/// (`ClockSkewEstimator`); the results go out as
 ///
 /// - `<prefix>/house/<accessory>/position` (retained JSON, ``HousePosition/json``): at once on a
 ///   room or presence change, else at most ``HouseFusionOptions/positionRate`` per second and
@@ -232,7 +232,7 @@ public final class HouseFusionService: Sendable {
         return result
     }
 
-    /// The correction of `host`'s times (``Positioning/ClockSkewEstimator``), after adding a
+    /// The correction of `host`'s times (`ClockSkewEstimator`), after adding a
     /// live message sent at `time` that arrived at `arrival` (`nil`: retained); says once when
     /// the host's clock is off.
     private func clockCorrection(_ state: inout State, host: String, time: Double, arrival: Double?) -> Double {

@@ -33,11 +33,14 @@ public final class HouseWatch: Sendable {
 
     /// Creates the watcher (nothing connects before ``updates()``).
     /// - Parameters:
+    ///   - setup: the broker, the client settings and the topics (the watcher's will and birth
+    ///     are dropped: it is not a host).
+    ///   - logger: where the client logs.
     ///   - observer: called with every update and the house right after it, in order, before
     ///     the update is reported (``HouseFeed/observe(_:in:)`` for a web view); must not block.
     ///   - house: fuse the hosts of this house and publish positions (``HouseFusionService``);
     ///     the watcher then has a birth and a last will on `<prefix>/house/status`.
-    /// - Throws: ``MQTT/MQTTError`` for settings that cannot work.
+    /// - Throws: `MQTTError` for settings that cannot work.
     public init(
         setup: MQTTSetup, logger: Logger = Logger(label: "nearby.watch"), observer: (@Sendable (HouseUpdate, HouseView) -> Void)? = nil,
         house: HouseFusionOptions? = nil

@@ -4,7 +4,7 @@ public import NearbyInteraction
 public import NearbyRuntime
 public import Ranging
 
-/// The payloads ``MQTTPublisher`` sends (keys: specs/mqtt.md), built on ``NearbyRuntime/RunJSON``
+/// The payloads ``MQTTPublisher`` sends (keys: specs/mqtt.md), built on `RunJSON`
 /// so they match `--json`. Times: `time` is the event's wall-clock time (Unix seconds, UTC, ms
 /// resolution), `t_s` seconds since the run started.
 public enum MQTTPayloads {
@@ -32,7 +32,7 @@ public enum MQTTPayloads {
         ])
     }
 
-    /// An `event` object for a zone change, `lost` or `found`: ``NearbyRuntime/RunJSON``'s
+    /// An `event` object for a zone change, `lost` or `found`: `RunJSON`'s
     /// `ranging` object (`t_s`, `event`, `accessory`, `name`, `type` = `zone` / `lost` / `found`,
     /// `from`, `to`, `zone`) with `host`, `time` and `distance_m` (the smoothed distance of the
     /// sample that caused it, `null` for lost).

@@ -40,7 +40,7 @@ public struct MQTTPublisherOptions: Sendable, Hashable {
     public init() {}
 }
 
-/// A ``NearbyRuntime/RunOutput`` that publishes a run to an MQTT broker (specs/mqtt.md):
+/// A `RunOutput` that publishes a run to an MQTT broker (specs/mqtt.md):
 ///
 /// - at the start: the host's `online` status (the last will says `offline`), Home Assistant
 ///   discovery configs for the host and every accessory, and each accessory's state;
@@ -53,13 +53,13 @@ public struct MQTTPublisherOptions: Sendable, Hashable {
 ///
 /// It never blocks the run: ``handle(_:status:)`` decides what to publish (no allocation for an
 /// update that is not published) and posts it to a mailbox; a task of its own encodes the JSON
-/// and hands it to the ``MQTT/MQTTClient``, which never blocks either. State updates are
+/// and hands it to the `MQTTClient`, which never blocks either. State updates are
 /// droppable if that task falls behind (the next one replaces them); events are not.
 /// Connection problems become notes (``init(client:topics:options:logger:notes:hint:)``);
 /// ranging goes on regardless.
 public final class MQTTPublisher: RunOutput, @unchecked Sendable {
     // @unchecked: `context`, `trackers` and the tasks are touched only by the run's calls,
-    // which ``NearbyRuntime/RangingRun`` makes one at a time.
+    // which `RangingRun` makes one at a time.
 
     /// The client it publishes with (it starts and stops it).
     public let client: MQTTClient
@@ -105,6 +105,8 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
     /// - Parameters:
     ///   - client: a client that has not been started (with the host's will and birth).
     ///   - topics: the host's topics.
+    ///   - options: discovery, rates and the device info for Home Assistant.
+    ///   - logger: where the publisher logs.
     ///   - notes: receives notes for people (connected, a failure with what to do, drops).
     ///   - hint: what to add to a connection failure's message (which setting to check).
     public init(

@@ -42,7 +42,7 @@ public struct MQTTSetup: Sendable {
     ///   - role: the command.
     ///   - environment: the process's environment (`NEARBY_MQTT_PASSWORD`).
     ///   - machineHostName: the default host name.
-    /// - Throws: ``MQTT/MQTTError`` for settings that cannot work (checked before connecting).
+    /// - Throws: `MQTTError` for settings that cannot work (checked before connecting).
     public init?(
         settings: MQTTSettings, url: MQTTBrokerURL?, hostName: String? = nil, role: MQTTRole,
         environment: [String: String] = MQTTSetup.processEnvironment(), machineHostName: String = MQTTSetup.machineHostName()
@@ -164,7 +164,7 @@ public struct MQTTSetup: Sendable {
     /// - Parameters:
     ///   - softwareVersion: the program's version, shown in Home Assistant's device info.
     ///   - notes: where connection notes go (with ``hint(for:)`` for failures).
-    /// - Throws: ``MQTT/MQTTError`` for client settings that cannot work.
+    /// - Throws: `MQTTError` for client settings that cannot work.
     public func makePublisher(softwareVersion: String, notes: @escaping @Sendable (String) -> Void) throws(MQTTError) -> MQTTPublisher {
         var options = publisher
         options.softwareVersion = softwareVersion
@@ -176,7 +176,7 @@ public struct MQTTSetup: Sendable {
     /// with this process's environment and host name), or `nil` when MQTT is off; tells `notes`
     /// when the configuration file at `configPath` (`nil`: none) holds the password and others can read it
     /// (``passwordFileWarning(path:settings:)``).
-    /// - Throws: ``MQTT/MQTTError`` for settings that cannot work.
+    /// - Throws: `MQTTError` for settings that cannot work.
     public static func forCommand(
         _ settings: MQTTSettings, url: MQTTBrokerURL?, hostName: String?, role: MQTTRole, configPath: String?,
         notes: (String) -> Void

@@ -10,7 +10,7 @@ import MQTT
 /// | `<prefix>/<host>/<accessory>/distance` | metres as text (`1.234`), rate-limited | 0 | no |
 /// | `<prefix>/<host>/<accessory>/range` | JSON: each measured sample (time, range, azimuth, FoM, NLoS), for the house | 0 | no |
 ///
-/// `<host>` and `<accessory>` are ``MQTT/MQTTTopic/level(_:)`` of the host name and of the
+/// `<host>` and `<accessory>` are `MQTTTopic.level(_:)` of the host name and of the
 /// accessory's id (`F0:F1:F2:F3:F4:F5` → `f0_f1_f2_f3_f4_f5`).
 public struct MQTTTopics: Sendable, Hashable {
     /// The first level (`nearby`).

@@ -1,6 +1,6 @@
 // NearbyMQTT: ranging on an MQTT broker, for a whole house (specs/mqtt.md).
 //
-// - ``MQTTPublisher``: a ``NearbyRuntime/RunOutput`` that publishes a run's accessories:
+// - ``MQTTPublisher``: a `RunOutput` that publishes a run's accessories:
 //   retained state, QoS 1 events, rate-limited distance, Home Assistant discovery.
 // - ``MQTTTopics``: the topic layout `nearby/<host>/<accessory>/{state,event,distance}`.
 // - ``HomeAssistantDiscovery``: the discovery configs (a distance sensor, a zone sensor, a
