@@ -1,7 +1,7 @@
 /// Server-sent-event framing (the HTML Living Standard's `text/event-stream`).
 enum WebFrame {
     /// `event: NAME\ndata: JSON\n\n`. `data` must hold no line break (JSON text from
-    /// ``NearbyBase/JSONObject`` escapes them).
+    /// `JSONObject` escapes them).
     static func event(_ name: String, _ data: String) -> String {
         "event: " + name + "\ndata: " + data + "\n\n"
     }

@@ -6,7 +6,7 @@ public import NearbyRuntime
 import Ranging
 import Synchronization
 
-/// The ``NearbyRuntime/RunOutput`` of the web view: every event goes to the ``WebHub`` (the
+/// The `RunOutput` (NearbyRuntime) of the web view: every event goes to its hub (the
 /// state `/api/state` serves and the streams `/api/events` send). Never blocks: a call takes a
 /// lock, builds the event's JSON (statuses are encoded later, only when sent) and queues.
 public final class WebOutput: RunOutput, Sendable {

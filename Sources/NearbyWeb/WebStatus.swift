@@ -1,7 +1,7 @@
 public import NearbyBase
 public import NearbyRuntime
 
-/// One accessory's status as the web view sends it: the run's ``NearbyRuntime/AccessoryStatus``
+/// One accessory's status as the web view sends it: the run's `AccessoryStatus`
 /// plus the raw direction of the last usable sample (for the page's raw / smoothed toggle).
 /// Encoded only when sent, so coalesced statuses cost nothing.
 public struct WebStatus: Sendable {
@@ -22,7 +22,7 @@ public struct WebStatus: Sendable {
         self.context = context
     }
 
-    /// The `status` object: ``NearbyRuntime/RunJSON/object(for:context:)`` plus
+    /// The `status` object: `RunJSON.object(for:context:)` (NearbyRuntime) plus
     /// `raw_azimuth_deg` and `raw_elevation_deg`.
     public var json: JSONObject {
         var object = RunJSON.object(for: status, context: context)

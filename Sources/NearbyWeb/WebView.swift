@@ -38,6 +38,7 @@ public final class WebView: Sendable {
     /// - Parameters:
     ///   - settings: address and token.
     ///   - source: what runs (`range`, `demo`, `replay`), shown on the page and in the state.
+    ///   - logger: where the server logs (bind address, clients, errors).
     /// - Throws: ``WebError`` `bindFailed` saying what to do.
     public static func start(_ settings: WebSettings, source: String, logger: Logger = Logger(label: "nearby.web")) async throws(WebError) -> WebView {
         let hub = WebHub(settings: settings, source: source)
@@ -79,7 +80,7 @@ public final class WebView: Sendable {
 
     // MARK: Sources other than a run
 
-    /// Starts the view's state for a source that is not a ``NearbyRuntime/RangingRun`` (a run
+    /// Starts the view's state for a source that is not a `RangingRun` (a run
     /// adds ``output`` instead, which does this): the zones the page draws and the clock `t_s`
     /// counts from (`context.start` on the clock of the times given to ``publish(status:rawAzimuth:rawElevation:)``
     /// and ``publish(log:at:)``). Call before publishing.
@@ -100,7 +101,7 @@ public final class WebView: Sendable {
 
     /// Publishes an event for the page's log (for a source that is not a run): kept (the last
     /// ``WebSettings/historyLimit``) and sent to every stream as a `log` event. The object should
-    /// have `t_s`, `event`, `accessory` and `name` like ``NearbyRuntime/RunJSON``'s (the page
+    /// have `t_s`, `event`, `accessory` and `name` like `RunJSON`'s (NearbyRuntime; the page
     /// shows `message` for an event it does not know). Never blocks.
     /// - Parameters:
     ///   - object: the event.
