@@ -252,26 +252,29 @@ deb-check: deb
 # Every library's catalog (Sources/<Module>/<Module>.docc) in one static site, .build/docs
 # (serve it: `python3 -m http.server -d .build/docs`, then /documentation/ranging etc.;
 # DOCS_BASE_PATH=nearby for a site served under /nearby/).
-# Warnings fail the build: for DOCS_STRICT, any DocC warning (docc --warnings-as-errors); for the
-# others, a warning in a catalog page or article (.md). The other modules' source comments still
-# have DocC warnings (undocumented parameters, links to other modules' symbols, which DocC does
-# not resolve): move a module to DOCS_STRICT once `make docs` shows none for it.
+# Warnings fail the build (docc --warnings-as-errors): a broken ``Symbol`` link, an undocumented
+# parameter. Links to another module's symbols do not resolve (DocC, even combined): write them as
+# code (`UCIClient`). DOCS_LENIENT lists the modules whose source comments still have warnings:
+# for them only a warning in a catalog page or article (.md) fails; empty it as they are fixed.
 
-DOCS_STRICT    := NearbyBase Ranging UCI Hooks MQTT
-DOCS_TARGETS   := $(DOCS_STRICT) NIProtocol UWBDevice LowEnergy BlueZ Accessories NearbyInteraction \
-                  Simulation NearbyConfig NearbyRuntime NearbyWeb NearbyMQTT NearbyTerminal
+DOCS_TARGETS   := NearbyBase Ranging UCI Hooks MQTT NIProtocol UWBDevice LowEnergy BlueZ Accessories \
+                  NearbyInteraction Simulation NearbyConfig NearbyRuntime NearbyWeb NearbyMQTT NearbyTerminal
+DOCS_LENIENT   := UWBDevice NearbyInteraction NearbyRuntime NearbyTerminal
+DOCS_STRICT    := $(filter-out $(DOCS_LENIENT),$(DOCS_TARGETS))
 DOCS_OUTPUT    := .build/docs
 DOCS_BASE_PATH ?=
 DOCC_PLUGIN     = $(SWIFT) package $(SWIFT_FLAGS) --allow-writing-to-directory .build generate-documentation
 
 docs: apt
 	rm -rf $(DOCS_OUTPUT) .build/docs-strict
+ifneq ($(DOCS_LENIENT),)
 	$(DOCC_PLUGIN) $(foreach t,$(DOCS_STRICT),--target $(t)) --enable-experimental-combined-documentation \
 	  --output-path .build/docs-strict --warnings-as-errors
+endif
 	$(DOCC_PLUGIN) $(foreach t,$(DOCS_TARGETS),--target $(t)) --enable-experimental-combined-documentation \
 	  --output-path $(DOCS_OUTPUT) --transform-for-static-hosting $(if $(DOCS_BASE_PATH),--hosting-base-path $(DOCS_BASE_PATH)) \
-	  2>&1 | tee .build/docs.log; exit $${PIPESTATUS[0]}
+	  $(if $(DOCS_LENIENT),,--warnings-as-errors) 2>&1 | tee .build/docs.log; exit $${PIPESTATUS[0]}
 	@rm -rf .build/docs-strict
 	@if grep -a -A1 '^warning:' .build/docs.log | grep -a -E -- '--> .*\.md:'; then \
 	  echo "make docs: DocC warnings in a catalog page or article (above): fix them"; exit 1; fi
-	@echo "make docs: $(DOCS_OUTPUT): $(words $(DOCS_TARGETS)) libraries; DocC warnings left in the source comments of the modules not in DOCS_STRICT: $$(grep -a -c '^warning:' .build/docs.log)"
+	@echo "make docs: $(DOCS_OUTPUT): $(words $(DOCS_TARGETS)) libraries; DocC warnings left in the source comments of DOCS_LENIENT ($(or $(DOCS_LENIENT),none)): $$(grep -a -c '^warning:' .build/docs.log)"
