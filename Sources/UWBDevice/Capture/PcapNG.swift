@@ -33,6 +33,7 @@ public enum PcapNG {
 
     /// One Enhanced Packet Block on interface 0.
     /// - Parameters:
+    ///   - packet: the UCI packet's bytes.
     ///   - microseconds: when, since the Unix epoch.
     ///   - direction: written to `epb_flags` (bits 0-1: 01 inbound, 10 outbound).
     public static func packetBlock(_ packet: some Collection<UInt8>, microseconds: UInt64, direction: CaptureDirectionCode) -> [UInt8] {

@@ -8,7 +8,7 @@ public import NearbySupport
 /// segment each), with its direction (outbound: host -> UWBS; inbound: UWBS -> host) and the
 /// wall-clock time. Wireshark 4.2+ dissects it; ``PcapNGReader`` reads it back.
 ///
-/// The file is a ``NearbySupport/CaptureFile``: mode 0600, rotated at its size limit (every
+/// The file is a `CaptureFile`: mode 0600, rotated at its size limit (every
 /// rotated file starts with its own headers), a failed write is counted and reported once,
 /// never thrown at the transport. Attach it with ``UCITransport/capturing(to:)``.
 public final class UCICaptureLog: Sendable {
@@ -17,9 +17,11 @@ public final class UCICaptureLog: Sendable {
 
     /// Creates (or truncates) `path` and writes the pcapng headers.
     /// - Parameters:
+    ///   - path: the capture file (mode 0600).
     ///   - interface: the interface name in the file (the transport's, e.g. `usb:1915:520f`).
+    ///   - limits: when to rotate it and how many rotated files to keep.
     ///   - onFailure: called once with the first write failure (a full disk ...).
-    /// - Throws: ``NearbySupport/FileSystemError`` when the file cannot be created.
+    /// - Throws: `FileSystemError` when the file cannot be created.
     public init(
         path: String, interface: String = "uci", limits: CaptureLimits = CaptureLimits(),
         onFailure: @escaping @Sendable (FileSystemError) -> Void = { _ in }

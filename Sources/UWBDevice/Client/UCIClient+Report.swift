@@ -23,7 +23,7 @@ extension UCIClient {
 /// A UWBS described as fields: readable with `UCIField.text`, JSON with `UCIField.json`.
 public enum UCIDeviceReport {
     /// `device`, the versions and vendor bytes of `info`, and `capabilities` (decoded, see
-    /// ``UCI/UCICapability/field(version:)``) or why they are missing (`not reported: ...`,
+    /// `UCICapability.field(version:)`) or why they are missing (`not reported: ...`,
     /// `not read`).
     public static func fields(device: String, info: UCIDeviceInfo, capabilities: UCICapabilities?, capabilitiesError: UCIClientError?) -> [UCIField] {
         var fields = [UCIField("device", .text(device))] + info.fields

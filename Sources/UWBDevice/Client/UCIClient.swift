@@ -84,6 +84,7 @@ public actor UCIClient {
 
     /// Creates a client over `transport`; nothing is opened until ``open()``.
     /// - Parameters:
+    ///   - transport: the dev kit's transport (USB, serial, TCP, virtual); the client owns it.
     ///   - configuration: timeouts, retries and recovery settings.
     ///   - logger: commands and responses at debug, state changes at info, recovery at notice,
     ///     unhandled messages at notice, failures at warning / error; range data at trace.
@@ -218,7 +219,7 @@ public actor UCIClient {
     ///   - id: the session ID (for Apple's accessory protocol: the one in the shareable data).
     ///   - type: the session type, FiRa ranging by default.
     ///   - parameters: the FiRa parameters; kept and replayed when the session is restored.
-    ///   - samples: where the range samples go; `nil` (the default): the session's
+    ///   - sink: where the range samples go; `nil` (the default): the session's
     ///     ``UWBSession/samples`` stream (which stays empty when a sink is given).
     /// - Returns: the session, IDLE: call ``UWBSession/start()``.
     /// - Throws: ``UCIClientError``: `invalidParameters` (nothing was sent), `duplicateSession`,

@@ -36,7 +36,7 @@ public struct UCIClientConfiguration: Sendable, Hashable {
     /// (DEVICE_STATUS_NTF 0x00) at bring-up. Default ``NXPBoardConfiguration/nxpReference``.
     public var boardConfiguration: NXPBoardConfiguration
     /// How the UWBS encodes angles and RSSI in range data: FiRa's Q9.7 degrees (default), or
-    /// google/pica's whole degrees with RSSI 0xFF (``UCI/UCIMeasurementDialect/pica``).
+    /// google/pica's whole degrees with RSSI 0xFF (`UCIMeasurementDialect.pica`).
     public var measurementDialect: UCIMeasurementDialect
 
     /// Creates a configuration; every parameter has the default described on its property.

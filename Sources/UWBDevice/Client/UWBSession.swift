@@ -3,7 +3,7 @@ public import UCI
 /// An open FiRa session on a ``UCIClient``: its range samples, its status events, and the
 /// operations of its state machine (INIT → IDLE → ACTIVE → IDLE → DEINIT).
 ///
-/// Made by ``UCIClient/openSession(id:type:parameters:)`` (the session is then IDLE). Survives
+/// Made by ``UCIClient/openSession(id:type:parameters:samples:)`` (the session is then IDLE). Survives
 /// device errors and unplugs: the client restores it (same ID, same parameters, started again if
 /// it was ranging) and the streams go on; ``events`` reports the interruption and the restore.
 /// Both streams end when the session is closed (by ``close()``, by the UWBS, or when a restore

@@ -23,8 +23,11 @@ public actor SerialTransport: UCITransport {
 
     /// Creates a transport for `path`; nothing is opened yet.
     /// - Parameters:
+    ///   - path: the tty (`/dev/ttyACM0`, `/dev/ttyUSB0`).
     ///   - baud: the baud rate; `nil` uses the dev kit's default (found through sysfs) or 115200.
     ///   - framing: host -> board framing; `nil` uses the dev kit's (found through sysfs) or raw UCI.
+    ///   - configuration: the transport's timeouts and buffer sizes.
+    ///   - logger: where the transport logs.
     public init(path: String, baud: Int? = nil, framing: DevKit.Framing? = nil,
                 configuration: UCITransportConfiguration = .init(), logger: Logger = Logger(label: "nearby.uwb.serial")) {
         self.path = path

@@ -6,7 +6,7 @@ import Synchronization
 import UCI
 
 /// A file descriptor carrying a UCI byte stream (a tty or a TCP socket): a reader thread cuts
-/// the bytes into typed packets with ``UCI/UCIPacketFramer`` and yields them (the client decodes
+/// the bytes into typed packets with `UCIPacketFramer` and yields them (the client decodes
 /// and routes them right there, on this thread); writes go out whole with a deadline. All the
 /// raw `poll`/`read`/`write` code of the serial and TCP transports is here.
 ///

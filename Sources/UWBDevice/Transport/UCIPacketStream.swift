@@ -2,7 +2,7 @@ import Synchronization
 public import UCI
 
 /// What a ``UCITransport`` receives: typed UCI packets (header decoded once, by the transport's
-/// ``UCI/UCIPacketFramer`` for byte-stream links), in arrival order, then the end of the link.
+/// `UCIPacketFramer` for byte-stream links), in arrival order, then the end of the link.
 ///
 /// Two ways to consume it, one consumer each:
 /// - **A receiver** (``deliver(to:)``), what ``UCIClient`` uses: every packet is handed over

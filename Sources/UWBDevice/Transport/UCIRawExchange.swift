@@ -11,10 +11,12 @@ public enum UCIRawExchange {
     /// Opens `transport`, sends `packets` in order, keeps reporting for `listen` after the last
     /// one, and closes the transport.
     /// - Parameters:
+    ///   - packets: the packets to send, in order.
+    ///   - transport: the dev kit's transport (not yet open).
     ///   - device: how the device was named (`tcp:127.0.0.1:7000`), in the timeout error.
     ///   - responseTimeout: how long to wait for each response.
     ///   - listen: how long to keep reporting notifications after the last packet.
-    ///   - packet: each packet as a line (``UCI/UCIPacket/line``) with its direction,
+    ///   - report: each packet as a line (`UCIPacket.line`) with its direction,
     ///     `> ...` sent, `< ...` received.
     ///   - error: what went wrong, in words (no `error:` prefix): the transport could not open,
     ///     a response did not come, the link failed.

@@ -16,7 +16,7 @@ public protocol UCITransport: AnyObject, Sendable {
     var name: String { get }
 
     /// Opens the link. The stream yields every received packet in order, typed (a byte-stream
-    /// transport cuts and decodes headers with ``UCI/UCIPacketFramer``), and finishes with an
+    /// transport cuts and decodes headers with `UCIPacketFramer`), and finishes with an
     /// error (e.g. the device was unplugged: ``UWBDeviceError`` code `disconnected`) or normally
     /// after ``close()``.
     /// - Throws: ``UWBDeviceError`` (`notFound`, `permissionDenied`, `busy`, `alreadyOpen`, `io`, ...).

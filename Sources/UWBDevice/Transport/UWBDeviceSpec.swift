@@ -2,7 +2,7 @@ import NearbyBase
 
 /// Which UWB subsystem to talk to, as a user writes it on the command line.
 ///
-/// Forms (see ``init(parsing:)``):
+/// Forms (see ``init(parsing:alsoAccepting:)``):
 /// - `usb:VID:PID[@BUS.ADDR]`: a dev kit on USB through libusb, e.g. `usb:1915:520f` or
 ///   `usb:1915:520f@1.4` (hex IDs as `lsusb` prints them; bus and address in decimal).
 /// - `serial:PATH[@BAUD]`: a tty driven by the kernel's driver, e.g. `serial:/dev/ttyACM0` or
@@ -42,8 +42,10 @@ public enum UWBDeviceSpec: Sendable, Hashable, CustomStringConvertible {
     ]
 
     /// Parses a device spec string.
-    /// - Parameter extraForms: forms a higher layer accepts before handing the text here (e.g.
-    ///   `["sim"]`), named in the errors so that they list every form the user can type.
+    /// - Parameters:
+    ///   - text: the spec (`usb:1915:520f`, `serial:/dev/ttyACM0@115200`, `tcp:HOST:PORT`, ...).
+    ///   - extraForms: forms a higher layer accepts before handing the text here (e.g.
+    ///     `["sim"]`), named in the errors so that they list every form the user can type.
     /// - Throws: ``UWBDeviceError`` with code `invalidSpec` naming the part that is wrong and the
     ///   valid forms.
     public init(parsing text: String, alsoAccepting extraForms: [String] = []) throws(UWBDeviceError) {

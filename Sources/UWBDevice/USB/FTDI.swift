@@ -69,6 +69,7 @@ public enum FTDI {
     ///   - transfer: the bytes of one completed IN transfer (packets of `maxPacketSize`, the
     ///     last one possibly short).
     ///   - maxPacketSize: the endpoint's max packet size (64 at full speed).
+    ///   - output: where the data bytes are appended.
     public static func appendPayload(of transfer: UnsafeRawBufferPointer, maxPacketSize: Int, to output: inout [UInt8]) {
         var offset = 0
         while offset < transfer.count {

@@ -2,7 +2,7 @@ public import UCI
 
 /// What the IN pump does with the bytes of one completed bulk IN transfer, on the libusb event
 /// thread: FT230X modem-status bytes removed (when the kit has them), the rest cut into typed
-/// packets by a ``UCI/UCIPacketFramer`` (a packet may span transfers; several may share one).
+/// packets by a `UCIPacketFramer` (a packet may span transfers; several may share one).
 ///
 /// Allocation-free in the steady state: the scratch buffer and the framer's buffer keep their
 /// capacity, and the framer reuses its buffer in place once the previous packets were released.

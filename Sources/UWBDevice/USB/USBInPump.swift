@@ -5,7 +5,7 @@ import Synchronization
 
 /// Keeps several bulk IN transfers in flight on one endpoint so that no notification is lost,
 /// resubmitting each from its completion callback (on the libusb event thread), and turns the
-/// received bytes into typed UCI packets (``UCI/UCIPacketFramer``) on a ``UCIPacketStream``.
+/// received bytes into typed UCI packets (`UCIPacketFramer`) on a ``UCIPacketStream``.
 ///
 /// Framing (``USBInFraming``): FT230X's 2 modem-status bytes at the start of every
 /// max-packet-size chunk are removed, then the bytes are cut into typed packets. Unplug (`LIBUSB_TRANSFER_NO_DEVICE`, or a resubmit failing with
