@@ -2,7 +2,7 @@ public import NIProtocol
 public import Ranging
 
 /// Settings of the accessory role (``AccessoryRoleSession``, ``AccessoryRoleManager``): what
-/// the accessory announces and how it derives sessions (``NIProtocol/AccessoryRoleProfile``),
+/// the accessory announces and how it derives sessions (`AccessoryRoleProfile`),
 /// and the ranging pipeline each phone's samples go through.
 public struct AccessoryRoleConfiguration: Sendable {
     /// What the accessory announces (0x01) and how it derives sessions (0x0B).

@@ -5,7 +5,7 @@ public import NIProtocol
 public import UWBDevice
 
 /// The accessory role for several phones at once on one kit: one ``AccessoryRoleSession`` per
-/// connected phone (its own data channel, its own FiRa session on the shared ``UCIClient``),
+/// connected phone (its own data channel, its own FiRa session on the shared `UCIClient`),
 /// every session reporting on one queue of ``events``. A phone that misbehaves or leaves never
 /// disturbs the others.
 ///

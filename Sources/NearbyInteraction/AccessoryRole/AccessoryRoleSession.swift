@@ -15,7 +15,7 @@ public import UWBDevice
 /// |---|---|
 /// | initialize 0x0A | checks the link carries the answer, then stops a running session (as Qorvo's `niq_reinit()`) and answers 0x01 + accessory configuration data (prebuilt: no work but the send); a link too small for it: stopped and 0x03, never silence |
 /// | initialize 0xA5 (Android) | the same, answering 0x01 + UwbDeviceConfigData |
-/// | configureAndStart 0x0B | parses the phone's configuration (in the dialect of its initialize), derives the controlee / responder session (``NIProtocol/AccessoryRoleProfile``), SESSION_INIT + SET_APP_CONFIG + START on the kit, answers 0x02 once the session is ACTIVE; 0x03 if the kit refuses |
+/// | configureAndStart 0x0B | parses the phone's configuration (in the dialect of its initialize), derives the controlee / responder session (`AccessoryRoleProfile`), SESSION_INIT + SET_APP_CONFIG + START on the kit, answers 0x02 once the session is ACTIVE; 0x03 if the kit refuses |
 /// | stop 0x0C | SESSION_STOP + SESSION_DEINIT, answers 0x03 |
 /// | Qorvo's 0x20 / 0x21 | 0x20 + ``deviceParameters``; 0x21 kept and answered 0x22 (ok, bad length, bad version), as Qorvo's `ble_niq.c` |
 /// | anything else | logged and refused (undecodable bytes, unknown IDs, the accessory's own messages); nothing is sent |
@@ -94,9 +94,14 @@ public actor AccessoryRoleSession {
 
     /// Creates a session for a connected phone; nothing happens until ``start()``.
     /// - Parameters:
+    ///   - phone: who the phone is (its BLE address), in every event.
+    ///   - channel: the phone's data channel.
+    ///   - client: the dev kit's UCI client (shared by every phone's session).
+    ///   - configuration: what the accessory announces and how it ranges.
     ///   - output: where events go (an ``AccessoryRoleManager``'s queue); `nil`: nowhere (a
     ///     simulated accessory: its samples are not even filtered).
     ///   - interceptor: fault injection (simulations), `nil` for none.
+    ///   - logger: where the session logs (with the phone as metadata).
     public init(phone: AccessoryIdentity, channel: any DataChannel, client: UCIClient, configuration: AccessoryRoleConfiguration,
                 output: Mailbox<NearbySessionEvent>?, interceptor: (any AccessoryRoleInterceptor)? = nil,
                 logger: Logger = Logger(label: "nearby.ni.accessory-role")) {

@@ -14,13 +14,13 @@ public import NIProtocol
 /// 1. Sends initialize (0x0A, or 0xA5 in the Android dialect) and waits for the accessory's
 ///    configuration data (0x01) (``AccessorySessionConfiguration/configurationTimeout``); data
 ///    that does not parse ends the session with an error naming the field.
-/// 2. Plans the session (``SessionPlanner``), opens and configures the local UWB session
-///    (``UCIClient/openSession(id:type:parameters:)``), sends configureAndStart (0x0B). The host's
+/// 2. Plans the session (`SessionPlanner`), opens and configures the local UWB session
+///    (`UCIClient.openSession(id:type:parameters:samples:)`), sends configureAndStart (0x0B). The host's
 ///    own work from 0x01 arriving to 0x0B leaving is measured (``SessionLatency``, budget 5 ms),
 ///    logged and reported in ``NearbySessionEvent/Kind/configured(_:_:)``.
 /// 3. Waits for accessoryUwbDidStart (0x02) (``AccessorySessionConfiguration/startTimeout``),
 ///    starts the local session, and ranges: the UCI client routes the session's range samples
-///    to the session's ``RangingLane`` (the per-sample middle both roles share), which runs each
+///    to the session's `RangingLane` (the per-sample middle both roles share), which runs each
 ///    through the ranging pipeline on the transport's reader, where it was decoded, and queues
 ///    the update: no queue and no hand-off between the kit and the pipeline.
 /// 4. When ranging stops (the pipeline reports `lost`: no usable sample for
@@ -32,7 +32,7 @@ public import NIProtocol
 ///    is gone) starts over (0x0C, 0x0A, a new configuration); after a link loss reconnects the
 ///    data channel and starts over. Each try waits an exponential backoff; after
 ///    ``RetryPolicy/maxAttempts`` it gives up with the reason. Dev-kit errors and unplugs are
-///    recovered by the ``UCIClient``; the session reports them and waits.
+///    recovered by the `UCIClient`; the session reports them and waits.
 ///
 /// Everything is reported on ``events`` (one consumer), in order. ``NearbySessionManager`` runs
 /// several sessions on one client; their sessions report on the manager's one queue.

@@ -20,13 +20,13 @@ public struct AccessorySessionConfiguration: Sendable {
     public var stopTimeout: Duration
     /// Timeout of one data-channel reconnection attempt. Default 10 s.
     public var reconnectTimeout: Duration
-    /// The smoothing filter. Default ``FilterSpec/default`` (`imm`).
+    /// The smoothing filter. Default `FilterSpec.default` (`imm`).
     public var filter: FilterSpec
     /// Filters with explicit parameters (distance, angles), e.g. from the configuration file;
     /// when set they replace ``filter`` (which then only names them). Default `nil`: ``filter``
     /// with its standard parameters.
     public var filters: (distance: ConfiguredFilter, angle: ConfiguredFilter)?
-    /// The zones. Default ``ZoneMap/standard`` (1.5 m, 3 m).
+    /// The zones. Default `ZoneMap.standard` (1.5 m, 3 m).
     public var zones: ZoneMap
     /// Silence, seconds of the samples' clock, before the pipeline reports `lost` — and the
     /// session starts a recovery (``RetryPolicy``). Default 2.

@@ -44,7 +44,7 @@ public struct AccessorySessionError: Error, Sendable, Hashable, CustomStringConv
 
     /// What kind of failure this is.
     public var code: Code
-    /// The accessory, in words (``AccessoryIdentity/description``).
+    /// The accessory, in words (`AccessoryIdentity.description`).
     public var accessory: String
     /// What went wrong, one sentence.
     public var reason: String

@@ -19,7 +19,7 @@ public struct NearbySessionEvent: Sendable {
         case configured(SessionPlan, SessionLatency)
         /// A range sample went through the accessory's ranging pipeline (one per sample); the
         /// events it caused (zone change with names, `lost`, `found`) are in
-        /// ``RangingUpdate/events``.
+        /// `RangingUpdate.events`.
         case update(RangingUpdate)
         /// The pipeline reported an event without a sample: `lost` (and the zone cleared) after a
         /// silence, found by the periodic check.
@@ -32,7 +32,7 @@ public struct NearbySessionEvent: Sendable {
         /// UCI client; ranging resumes by itself after `restored`.
         case uwb(UWBSessionEvent)
         /// The data channel's link went down or came back, or its pairing or encryption failed
-        /// or was refused (``LowEnergy/DataChannelEvent/security(_:)``).
+        /// or was refused (`DataChannelEvent.security(_:)`).
         case link(DataChannelEvent)
         /// A dev-kit-wide event from the UCI client (``accessory`` is `nil`).
         case device(UCIClientEvent)

@@ -6,7 +6,7 @@ public import NIProtocol
 
 /// Runs Nearby Interaction sessions with several accessories at once on one dev kit: one
 /// ``AccessorySession`` per accessory (its own data channel and UWB session) on a shared
-/// ``UCIClient``, and one queue of ``events`` that every session reports on directly (no
+/// `UCIClient`, and one queue of ``events`` that every session reports on directly (no
 /// forwarding hop).
 ///
 /// Each session recovers on its own; one that fails (for example because the dev kit's session
@@ -40,6 +40,7 @@ public actor NearbySessionManager {
 
     /// Creates a manager on an opened client.
     /// - Parameters:
+    ///   - client: the dev kit's UCI client, opened.
     ///   - configuration: the default settings of every session.
     ///   - eventCapacity: the most updates without events that wait on ``events`` (older ones
     ///     are dropped and counted); default 8 × the configuration's queue capacity.

@@ -12,7 +12,7 @@ import UWBDevice
 /// read them.
 ///
 /// - **Where samples go.** ``sink(for:)`` is what the session opens its kit session with; the
-///   ``UWBDevice/UCIClient`` routes the session's range data to it by session token and calls it
+///   `UCIClient` routes the session's range data to it by session token and calls it
 ///   on the transport's reader, so a sample is decoded, filtered and queued as an update with no
 ///   hand-off between. A sample is processed only while the lane ranges (``begin(session:at:)``
 ///   until ``pause()``) and only if it belongs to the kit session the lane ranges with; any
@@ -94,7 +94,7 @@ final class RangingLane: Sendable {
 
     // MARK: Clock
 
-    /// The pipeline's clock: ``UWBDevice/MonotonicTime``, scaled by the time scale around the
+    /// The pipeline's clock: `MonotonicTime`, scaled by the time scale around the
     /// configuration's `timeEpoch` or the lane's creation (simulations faster than real time).
     func scaled(_ time: Double) -> Double {
         timeScale == 1 ? time : epochTime + (time - epochTime) * timeScale
@@ -111,7 +111,7 @@ final class RangingLane: Sendable {
         UWBSampleSink { [self] sample in accept(sample) }
     }
 
-    /// Starts ranging with kit session `id`: silence counts from `time` (``UWBDevice/MonotonicTime``).
+    /// Starts ranging with kit session `id`: silence counts from `time` (`MonotonicTime`).
     /// - Returns: the new epoch (signals of older ones are stale).
     @discardableResult
     func begin(session id: UInt32, at time: Double) -> Int {
