@@ -28,7 +28,7 @@ public enum BluetoothBackends {
     /// The backend `text` names (`--hci` or `transports.hci`); without one (or with `auto`):
     /// BlueZ when bluetoothd owns a powered adapter, else `hci:0` (the HCI user channel, which
     /// needs the adapter powered off in BlueZ or bluetoothd stopped).
-    /// - Throws: ``LowEnergy/BluetoothError/invalidTransportSpec(spec:problem:)`` for a spec
+    /// - Throws: `BluetoothError.invalidTransportSpec(spec:problem:)` for a spec
     ///   that does not parse.
     public static func resolve(_ text: String?, bus: DBusConnection.Bus = .system) async throws(BluetoothError) -> Choice {
         if let text, text.lowercased() != "auto" {
@@ -63,11 +63,14 @@ public enum BluetoothBackends {
 
     /// Opens the central `spec` names.
     /// - Parameters:
+    ///   - spec: the backend: this program's own host on a transport, or BlueZ.
     ///   - host: own address and command set (this program's own host only).
     ///   - security: pairing policy, prompts, bonds (BlueZ keeps its own bonds; its agent asks
     ///     the same delegate).
     ///   - capture: where HCI packets are recorded (own host only; `--hci-log`).
-    /// - Throws: the backend's ``LowEnergy/BluetoothError``.
+    ///   - bus: the D-Bus bus bluetoothd is on (BlueZ only).
+    ///   - logger: where the backend logs.
+    /// - Throws: the backend's `BluetoothError`.
     public static func openCentral(_ spec: BluetoothBackendSpec, host: BLEHostConfiguration = BLEHostConfiguration(),
                                    security: SecurityContext = SecurityContext(), capture: HCICaptureLog? = nil,
                                    bus: DBusConnection.Bus = .system, logger: Logger) async throws(BluetoothError) -> any BLECentral {
@@ -80,7 +83,7 @@ public enum BluetoothBackends {
     }
 
     /// Opens the peripheral `spec` names (the accessory role).
-    /// - Throws: the backend's ``LowEnergy/BluetoothError``.
+    /// - Throws: the backend's `BluetoothError`.
     public static func openPeripheral(_ spec: BluetoothBackendSpec, host: BLEHostConfiguration = BLEHostConfiguration(),
                                       security: SecurityContext = SecurityContext(), capture: HCICaptureLog? = nil,
                                       bus: DBusConnection.Bus = .system, logger: Logger) async throws(BluetoothError) -> any BLEPeripheral {

@@ -1,7 +1,7 @@
 import Foundation
 import NearbyBase
 
-/// What `nearby doctor` found (``DoctorChecks/all(hci:config:)``): every finding, how many
+/// What `nearby doctor` found (``DoctorChecks/all(hci:config:bus:)``): every finding, how many
 /// block ranging, as text or JSON.
 public struct DoctorReport: Sendable, Hashable {
     /// The controller that was checked (`hci:0`, `tcp:HOST:PORT`, ...).

@@ -10,7 +10,7 @@ public import UWBDevice
 
 /// Every host of a house in one simulated scene (`nearby demo --house FILE`; specs/house.md,
 /// "Simulated houses"): each host its own virtual kit at its place and heading
-/// (``HouseHost``) and its own sessions; each accessory a person walking through the rooms
+/// (`HouseHost`) and its own sessions; each accessory a person walking through the rooms
 /// (``HouseWalk``) with, for every host, a virtual NI accessory on a kit of its own carried
 /// along (a real tag ranges with one host per session). Feed each ``Host/manager``'s events to
 /// that host's run; the accessories are named `sim-1`, `sim-2`, ... on every host.
@@ -64,13 +64,15 @@ public final class HouseDemo: Sendable {
     /// Builds the world, opens every host's kit and every accessory's.
     /// - Parameters:
     ///   - plan: the house (at least one host and one room).
-    ///   - accessories: how many people walk (1-8).
+    ///   - count: how many people walk (1-8).
     ///   - seed: noise and walks.
     ///   - speed: simulated seconds per real second.
     ///   - walkDuration: seconds each walk lasts before the accessory leaves.
-    ///   - settings: the runs' settings; set ``NearbyInteraction/AccessorySessionConfiguration/timeEpoch``
+    ///   - settings: the runs' settings; set `AccessorySessionConfiguration.timeEpoch`
     ///     to the runs' start so every host's times agree at any speed.
     ///   - options: the accessories' ranging interval.
+    ///   - tagHeight: the height the accessories are carried at, metres.
+    ///   - logger: where the simulated hosts log.
     /// - Throws: ``DemoRangingError`` when the simulator does not start or the house cannot be walked.
     public static func start(
         plan: HousePlan, accessories count: Int, seed: UInt64, speed: Double, walkDuration: Double = 90, settings: RunSettings,

@@ -32,13 +32,15 @@ public struct HouseWalk: Sendable, Hashable {
 
     /// A walk of about `duration` seconds through the rooms of `plan`'s first floor.
     /// - Parameters:
+    ///   - plan: the house (its rooms and spots).
     ///   - index: the accessory (walks differ per accessory).
     ///   - seed: the simulation's seed.
+    ///   - duration: about how long the walk lasts, seconds.
     ///   - start: seconds of standing still at the first spot before walking.
     ///   - speeds: walking speeds, m/s.
     ///   - pauses: seconds of a pause at a spot (after about half of them).
     ///   - height: carried at, metres.
-    /// - Throws: ``HousePlanError`` when the plan has no room with a spot `clearance` from its walls.
+    /// - Throws: `HousePlanError` when the plan has no room with a spot `clearance` from its walls.
     public init(
         plan: HousePlan, index: Int, seed: UInt64, duration: Double = 90, start: Double = 3, speeds: ClosedRange<Double> = 0.6...1.2,
         pauses: ClosedRange<Double> = 1...4, height: Double = 1.0
@@ -129,7 +131,7 @@ public struct HouseWalk: Sendable, Hashable {
         return a.point + (b.point - a.point) * ((time - a.time) / span)
     }
 
-    /// The true room at `time`: a room name, `nil` in none (still home), or ``Presence/notHome``'s
+    /// The true room at `time`: a room name, `nil` in none (still home), or `Presence.notHome`'s
     /// raw value once it left.
     public func room(at time: Double, plan: HousePlan) -> String? {
         if time >= leaveTime { return Presence.notHome.rawValue }

@@ -9,12 +9,12 @@ import Simulation
 import Synchronization
 import UWBDevice
 
-/// `nearby house survey --simulate`: the survey of ``HostSurvey`` on the simulator. The hosts
+/// `nearby house survey --simulate`: the survey of `HostSurvey` on the simulator. The hosts
 /// of a plan stand at their places (the truth) with their kits turned to their headings; one
 /// host at a time plays the accessory (a virtual NI accessory per other host on a kit at its
 /// place) and every other host ranges it through the real session for a while; each pair's
 /// median range and azimuth (samples with a figure of merit of 40 or more: a kit cannot tell
-/// front from back below that) become a ``HostSurvey/Range``.
+/// front from back below that) become a `HostSurvey.Range`.
 public enum SimulatedSurvey {
     /// Ranges every host from every other one.
     /// - Parameters:
@@ -23,6 +23,7 @@ public enum SimulatedSurvey {
     ///   - seed: noise.
     ///   - speed: simulated seconds per real second.
     ///   - settings: the sessions' settings.
+    ///   - logger: where the simulated runs log.
     ///   - progress: a line per host ranged.
     /// - Returns: one range per ordered pair that ranged.
     /// - Throws: ``DemoRangingError`` when the simulator does not start.
@@ -104,14 +105,14 @@ public enum SimulatedSurvey {
     }
 }
 
-/// A ``Positioning/SurveyCollector`` that several tasks feed.
+/// A `SurveyCollector` that several tasks feed.
 public final class SharedSurveyCollector: Sendable {
     private let collector = Mutex(SurveyCollector())
 
     /// An empty collection.
     public init() {}
 
-    /// One sample (see ``Positioning/SurveyCollector/add(observer:target:distance:azimuth:figureOfMerit:)``).
+    /// One sample (see `SurveyCollector.add(observer:target:distance:azimuth:figureOfMerit:)`).
     public func add(observer: String, target: String, distance: Double?, azimuth: Double?, figureOfMerit: Int?) {
         collector.withLock { $0.add(observer: observer, target: target, distance: distance, azimuth: azimuth, figureOfMerit: figureOfMerit) }
     }

@@ -139,7 +139,7 @@ public enum RunJSON {
         return objects
     }
 
-    /// Appends the line of an update (the object ``objects(for:context:)`` ends with, and a
+    /// Appends the line of an update (the object ``objects(for:context:)-(NearbySessionEvent,_)`` ends with, and a
     /// newline) to `out` in place: the same bytes, without building objects or strings, so the
     /// hot line of a run allocates nothing. The update's `ranging` objects are not included.
     public static func appendUpdateLine(
@@ -192,7 +192,7 @@ public enum RunJSON {
 
 /// A ``RunOutput`` writing ``RunJSON`` lines (`--json`): every event, hook and the summary.
 ///
-/// With a ``NearbySupport/LineWriter`` (standard output in the CLI) the lines of a burst of
+/// With a `LineWriter` (standard output in the CLI) the lines of a burst of
 /// events are gathered and written at once on ``flush()``, and an update's line is encoded
 /// straight into the writer's buffer (``RunJSON/appendUpdateLine(_:accessory:time:context:to:)``).
 public final class JSONLinesOutput: RunOutput, @unchecked Sendable {

@@ -10,7 +10,7 @@ public struct RunContext: Sendable {
     public var accessories: [AccessoryIdentity]
     /// The zones of the run.
     public var zones: ZoneMap
-    /// Time zero of the run on the events' clock (seconds: ``UWBDevice/MonotonicTime`` for live
+    /// Time zero of the run on the events' clock (seconds: `MonotonicTime` for live
     /// and simulated runs, the first sample's time for a replay).
     public var start: Double
     /// The wall clock at ``start``, seconds since the Unix epoch (UTC).
@@ -21,7 +21,12 @@ public struct RunContext: Sendable {
     public var timeScale: Double
 
     /// Creates a context.
-    /// - Parameter timeScale: event seconds per real second (> 0; anything else counts as 1).
+    /// - Parameters:
+    ///   - accessories: the run's accessories, in order.
+    ///   - zones: the zone map the run uses.
+    ///   - start: time zero of the run on the events' clock (seconds).
+    ///   - wallStart: the wall clock at `start`, seconds since the Unix epoch (UTC).
+    ///   - timeScale: event seconds per real second (> 0; anything else counts as 1).
     public init(accessories: [AccessoryIdentity], zones: ZoneMap, start: Double, wallStart: Double, timeScale: Double = 1) {
         self.accessories = accessories
         self.zones = zones
@@ -30,9 +35,12 @@ public struct RunContext: Sendable {
         self.timeScale = timeScale > 0 && timeScale.isFinite ? timeScale : 1
     }
 
-    /// A context starting now: the events' clock is ``UWBDevice/MonotonicTime`` (live and
+    /// A context starting now: the events' clock is `MonotonicTime` (live and
     /// simulated runs), the wall clock is the system's.
-    /// - Parameter timeScale: event seconds per real second (a simulation's speed).
+    /// - Parameters:
+    ///   - accessories: the run's accessories, in order.
+    ///   - zones: the zone map the run uses.
+    ///   - timeScale: event seconds per real second (a simulation's speed).
     public init(accessories: [AccessoryIdentity], zones: ZoneMap, timeScale: Double = 1) {
         self.init(accessories: accessories, zones: zones, start: MonotonicTime.seconds(), wallStart: WallClock.now(), timeScale: timeScale)
     }
@@ -59,8 +67,8 @@ public protocol RunOutput: AnyObject, Sendable {
     /// Before the first event.
     func runStarted(_ context: RunContext)
     /// One session event: state changes, configurations, updates (carrying the zone changes,
-    /// `lost` and `found` they caused in ``Ranging/RangingUpdate/events``), silence events,
-    /// retries, drops, errors. ``status`` is the accessory's status after the event.
+    /// `lost` and `found` they caused in `RangingUpdate.events`), silence events,
+    /// retries, drops, errors. `status` is the accessory's status after the event.
     func handle(_ event: NearbySessionEvent, status: AccessoryStatus?)
     /// A zone-trigger hook finished (or could not start); `time` on the events' clock.
     func hookFinished(_ outcome: HookOutcome, at time: Double)

@@ -4,7 +4,7 @@ public import NearbyBase
 /// The JSON keys of a security failure or refusal, the same in `nearby range --json` (an object
 /// with `"event":"security"`) and `nearby setup --json`: `type` (`refused`: this host's pairing
 /// policy said no; `failed`: pairing or encryption failed), `code` (a stable name:
-/// ``LowEnergy/SecurityError/code``, e.g. `identity_conflict`, `debug_key`, `repeated_attempts`,
+/// `SecurityError.code`, e.g. `identity_conflict`, `debug_key`, `repeated_attempts`,
 /// `key_missing`), `message` (what happened and what to do), `action` (refusals: what to do),
 /// `smp_reason` (refusals: the Pairing Failed reason sent to the peer), `retry_after_s`
 /// (Repeated Attempts: seconds until the peer may pair again).

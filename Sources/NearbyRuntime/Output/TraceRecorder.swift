@@ -10,7 +10,7 @@ import Ranging
 /// format requires (samples of different accessories may arrive a fraction of a millisecond
 /// out of order).
 ///
-/// The file is written through ``NearbySupport/CaptureFile`` (mode 0600). A row that cannot be
+/// The file is written through `CaptureFile` (mode 0600). A row that cannot be
 /// written (a full disk, a file-size limit, an I/O error) never stops the run: the first
 /// failure is reported through `report`, rows are counted as lost and every later row is tried
 /// again, so recording resumes when space is freed (reported too, with the number of rows
@@ -31,8 +31,10 @@ public final class TraceRecorder: RunOutput, @unchecked Sendable {
     }
 
     /// Creates (or truncates) `path`, mode 0600, and writes the header.
-    /// - Parameter report: receives a line for people when writing fails, resumes, and at the
-    ///   end if rows were lost (the CLI prints it on standard error).
+    /// - Parameters:
+    ///   - path: the trace file (CSV, specs/trace-format.md).
+    ///   - report: receives a line for people when writing fails, resumes, and at the end if
+    ///     rows were lost (the CLI prints it on standard error).
     /// - Throws: ``RecordError`` naming the file when it cannot be created at all (a missing
     ///   directory, no permission). A full disk is not an error here: see the type.
     public init(path: String, report: @escaping @Sendable (String) -> Void = { _ in }) throws(RecordError) {

@@ -82,7 +82,7 @@ public struct AccessoryRoleSettings: Sendable, Hashable {
         return unique.isEmpty ? [.qorvoNI] : unique
     }
 
-    /// What this program's own host advertises for these settings (``LowEnergy/PeripheralServices/advertising``:
+    /// What this program's own host advertises for these settings (`PeripheralServices.advertising`:
     /// the first data channel in the advertising data, the next beside the name in the scan response).
     public var advertising: AdvertisingConfiguration {
         PeripheralServices(name: name, dataChannels: dataChannels, advertisingIntervalMilliseconds: advertisingIntervalMilliseconds,
@@ -92,8 +92,8 @@ public struct AccessoryRoleSettings: Sendable, Hashable {
 
 /// The accessory role live (`nearby accessory`): the kit, the Bluetooth backend as an
 /// advertising peripheral serving the data channels (this program's own host with its GATT
-/// server, or BlueZ with a GATT application), one ``NearbyInteraction/AccessoryRoleSession``
-/// per connected phone on an ``NearbyInteraction/AccessoryRoleManager``; feed ``manager``'s
+/// server, or BlueZ with a GATT application), one `AccessoryRoleSession`
+/// per connected phone on an `AccessoryRoleManager`; feed ``manager``'s
 /// events to a ``RangingRun`` (the phones are its "accessories": hooks get the phone's ID).
 ///
 /// ```swift
@@ -134,10 +134,12 @@ public final class AccessoryRanging: Sendable {
     ///   - role: what is served and announced.
     ///   - addresses: where the kit's stable UWB MAC is kept (unless `role.address` is set);
     ///     `nil`: a random one for this run.
+    ///   - hostConfiguration: this program's own host's settings (own host only).
     ///   - security: pairing and bonds (phones pair Just Works to read encrypted characteristics).
     ///   - settings: the pipeline (filter, zones, lost-after) and hooks.
     ///   - uciCapture: where every UCI packet is recorded (`--uci-log`), `nil` for nowhere.
     ///   - hciCapture: where every HCI packet is recorded (`--hci-log`, own host only), `nil` for nowhere.
+    ///   - logger: where the run logs.
     /// - Throws: ``LiveRangingError`` naming the device that failed and what to do.
     public static func open(
         uwb: UWBDeviceTarget?, hci: BluetoothBackendSpec, role: AccessoryRoleSettings, addresses: UWBAddressStore? = nil,

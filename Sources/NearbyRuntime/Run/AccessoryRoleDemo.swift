@@ -63,10 +63,13 @@ public final class AccessoryRoleDemo: Sendable {
 
     /// Builds the world, opens every kit.
     /// - Parameters:
-    ///   - phones: how many phones (1-8).
+    ///   - scenario: the motion scenario (the phones are its accessories).
+    ///   - count: how many phones (1-8).
+    ///   - seed: the noise and random-walk seed.
     ///   - speed: simulated seconds per real second (the settings' time scale should match).
     ///   - settings: the pipeline, zones, hooks; the phones' NI dialect and key order.
     ///   - hopping: the accessory asks the phones for ranging round hopping (UWB config data 2.0).
+    ///   - logger: where the accessory and the phones log.
     /// - Throws: ``DemoRangingError`` when the simulator does not start.
     public static func start(
         scenario: Scenario, phones count: Int, seed: UInt64, speed: Double, settings: RunSettings, hopping: Bool = false,

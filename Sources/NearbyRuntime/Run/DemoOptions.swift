@@ -50,7 +50,7 @@ extension DemoOptions {
     /// - Parameters:
     ///   - rangingIntervalMS: `--interval-ms`.
     ///   - serveKit: `--serve-kit`: `HOST:PORT` (an IPv6 host may be in brackets: `[::1]:7000`).
-    ///   - kit: `--kit`: a ``UWBDevice/UWBDeviceSpec`` (`tcp:HOST:PORT`, `usb:VID:PID`).
+    ///   - kit: `--kit`: a `UWBDeviceSpec` (`tcp:HOST:PORT`, `usb:VID:PID`).
     ///   - uciCapture: where the host's UCI packets are recorded.
     /// - Throws: ``DemoOptionsError`` naming the flag whose value is malformed.
     public init(rangingIntervalMS: UInt16?, serveKit: String?, kit: String?, uciCapture: UCICaptureLog? = nil) throws(DemoOptionsError) {

@@ -38,6 +38,7 @@ public final class DemoRanging: Sendable {
     ///   - speed: simulated seconds per real second (the settings' time scale should match).
     ///   - settings: the run's settings (dialect, key order, filter, zones, retry).
     ///   - options: the ranging interval, how the host reaches its kit, the UCI capture.
+    ///   - logger: where the host and the accessories log.
     /// - Throws: ``DemoRangingError`` when the simulator does not start.
     public static func start(
         scenario: Scenario, accessories: Int, seed: UInt64, speed: Double, settings: RunSettings,
@@ -102,7 +103,7 @@ public final class DemoRanging: Sendable {
 
     /// What the host's kit sent, as one JSON line (`nearby demo --kit-stats`): `kit_packets`,
     /// `kit_session_info_ntf`, `kit_measurements` (``kitTraffic()``) and
-    /// `host_unrouted_measurements` (measurements for no open session, ``UWBDevice/UCIClient/unroutedMeasurements``).
+    /// `host_unrouted_measurements` (measurements for no open session, `UCIClient.unroutedMeasurements`).
     public func kitStatistics() async -> String {
         let traffic = await kitTraffic()
         let unrouted = await client.unroutedMeasurements

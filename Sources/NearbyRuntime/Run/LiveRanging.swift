@@ -9,7 +9,7 @@ public import UWBDevice
 
 /// Live ranging with real accessories (`nearby range`): the dev kit, the BLE central (this
 /// program's own host or BlueZ), one NI session per accessory on a shared
-/// ``NearbyInteraction/NearbySessionManager``; feed ``manager``'s events to a ``RangingRun``.
+/// `NearbySessionManager`; feed ``manager``'s events to a ``RangingRun``.
 ///
 /// ```swift
 /// let live = try await LiveRanging.open(uwb: nil, hci: .bluez(adapter: nil), settings: settings)
@@ -44,11 +44,14 @@ public final class LiveRanging: Sendable {
     ///   - uwb: the dev kit; `nil`: the only known kit on USB. `sim` is an in-process virtual
     ///     UWBS of the shared simulated world.
     ///   - hci: the Bluetooth backend: this program's own host on a controller, or BlueZ.
-    ///   - host: the own host's address and command set (`--own-address`, `--hci-legacy`).
+    ///   - hostConfiguration: the own host's address and command set (`--own-address`,
+    ///     `--hci-legacy`).
     ///   - security: bonds and the host's identity (the accessory store's), so bonded accessories
     ///     are encrypted with their stored keys and see the central they paired with.
+    ///   - settings: the sessions' settings (dialect, filter, zones, retry) and hooks.
     ///   - uciCapture: where every UCI packet is recorded (`--uci-log`), `nil` for nowhere.
     ///   - hciCapture: where every HCI packet is recorded (`--hci-log`), `nil` for nowhere.
+    ///   - logger: where the run logs.
     /// - Throws: ``LiveRangingError`` saying which device failed and what to do.
     public static func open(
         uwb: UWBDeviceTarget?, hci: BluetoothBackendSpec, host hostConfiguration: BLEHostConfiguration = BLEHostConfiguration(),
@@ -174,7 +177,9 @@ public final class StoreTouchOutput: RunOutput, @unchecked Sendable {
     private let recordIDs: [String: String]
     private var touched = Set<String>()
 
-    /// - Parameter targets: the targets; those with a store record are touched.
+    /// - Parameters:
+    ///   - store: the accessory store.
+    ///   - targets: the targets; those with a store record are touched.
     public init(store: AccessoryStore, targets: [RangeTarget]) {
         self.store = store
         self.recordIDs = Dictionary(targets.compactMap { t in t.recordID.map { (t.identity.id, $0) } }, uniquingKeysWith: { a, _ in a })

@@ -20,7 +20,7 @@ public struct RangeTarget: Sendable, Hashable {
 /// accessory is named on the command line.
 ///
 /// An ACCESSORY is an accessory of the store (`nearby accessories list`): its id (or a prefix of
-/// 4+ characters), display name, advertised name or address, as ``AccessoryStore/resolve(_:)``
+/// 4+ characters), display name, advertised name or address, as `AccessoryStore.resolve(_:)`
 /// matches them. An address that is not in the store works too: `F0:F1:F2:F3:F4:F5` (random,
 /// the usual for accessories) or with an explicit type, `F0:F1:F2:F3:F4:F5/public`. With `all`,
 /// every accessory of the store; if none is set up, `advertisers` (what a short scan found

@@ -92,7 +92,7 @@ public final class RangingRun: Sendable {
         return dispatchHooks(event)
     }
 
-    /// Consumes `events` until they end (a manager's ``NearbyInteraction/NearbySessionManager/events``
+    /// Consumes `events` until they end (a manager's `NearbySessionManager.events`
     /// after it stopped). Drops of the output queue (`droppedUpdates`) are reported as they happen.
     public func consume<Events: AsyncSequence<NearbySessionEvent, Never>>(
         _ events: Events, droppedUpdates: @escaping @Sendable () -> Int = { 0 }

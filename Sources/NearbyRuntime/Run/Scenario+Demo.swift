@@ -7,6 +7,7 @@ extension Scenario {
     /// - Parameters:
     ///   - hostIsAccessory: the accessory role (`count` phones) rather than the phone role
     ///     (`count` accessories).
+    ///   - count: how many accessories (or phones).
     ///   - length: the demo's length, seconds of scenario time.
     ///   - speed: simulated seconds per real second (shown unless 1, with the real length).
     public func demoAnnouncement(hostIsAccessory: Bool, count: Int, length: Double, speed: Double) -> String {

@@ -2,8 +2,8 @@ import NearbySupport
 public import Ranging
 
 /// Reads a whole trace file (CSV, specs/trace-format.md) into memory, for `nearby bench`:
-/// ``NearbySupport/LineReader`` (I/O, constant memory while reading) feeding
-/// ``Ranging/TraceParser`` (pure). ``TraceReplay`` streams instead.
+/// `LineReader` (I/O, constant memory while reading) feeding
+/// `TraceParser` (pure). ``TraceReplay`` streams instead.
 public enum TraceFile {
     /// The records of the trace at `path`, in order.
     /// - Throws: `FileSystemError` when it cannot be read, `TraceError` for a malformed line

@@ -27,9 +27,13 @@ public enum TraceReplay {
     /// Replays `path` as accessory `identity` into `run`. Times are shifted so the first sample is
     /// at 0 (make the run's context start at 0).
     /// - Parameters:
+    ///   - path: the trace file (CSV, specs/trace-format.md).
     ///   - speed: 1 = real time, 10 = ten times faster, 0 = as fast as possible; then every hook
     ///     an event queues is waited for before the next sample, so the result does not depend
     ///     on the machine's speed.
+    ///   - identity: the accessory the samples are attributed to.
+    ///   - settings: the pipeline (filter, zones, lost-after) the samples go through.
+    ///   - run: the run that gets the updates and events.
     /// - Throws: `TraceError` for a malformed file (line and column), `FileSystemError` when it
     ///   cannot be read, `CancellationError` when the task was cancelled.
     public static func replay(

@@ -43,7 +43,7 @@ public struct AccessoryStatus: Sendable, Hashable {
 
     /// Updates seen (one per range sample).
     public var updates = 0
-    /// Updates whose sample had a usable distance (``Ranging/RangeSample/usableDistance``).
+    /// Updates whose sample had a usable distance (`RangeSample.usableDistance`).
     public var measured = 0
     /// Zone changes into a zone (the first zone included).
     public var zoneChanges = 0

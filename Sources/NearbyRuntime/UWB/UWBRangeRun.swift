@@ -8,14 +8,14 @@ public import UWBDevice
 /// session (SESSION_STOP, SESSION_DEINIT) and closes the client. What `nearby uwb range` runs.
 ///
 /// Samples are delivered on the transport's reader, where they were decoded (the session's
-/// ``UWBDevice/UWBSampleSink``): no queue and no task between the kit and the printer. Samples
+/// `UWBSampleSink`): no queue and no task between the kit and the printer. Samples
 /// that arrive before ``run(count:sample:batchEnd:event:)`` (at most
-/// ``UWBDevice/UCIClientConfiguration/sampleBufferSize``) wait for it.
+/// `UCIClientConfiguration.sampleBufferSize`) wait for it.
 ///
 ///     let run = try await UWBRangeRun.open(client: client, sessionID: 42, parameters: parameters)
 ///     let result = await run.run(count: 10, sample: { print($0) }, event: { print($0) })
 public final class UWBRangeRun: Sendable {
-    /// The client (opened by ``open(client:sessionID:parameters:)``, closed by ``run(count:sample:event:)``).
+    /// The client (opened by ``open(client:sessionID:parameters:)``, closed by ``run(count:sample:batchEnd:event:)``).
     public let client: UCIClient
     /// The session ID both peers use.
     public let sessionID: UInt32
@@ -23,7 +23,7 @@ public final class UWBRangeRun: Sendable {
     public let parameters: FiRaSessionParameters
     /// What CORE_GET_DEVICE_INFO said.
     public let deviceInfo: UCIDeviceInfo
-    /// When the session was started, ``UWBDevice/MonotonicTime`` seconds (time zero of the samples).
+    /// When the session was started, `MonotonicTime` seconds (time zero of the samples).
     public let start: Double
     private let session: UWBSession
     private let delivery: Delivery
@@ -150,7 +150,7 @@ public final class UWBRangeRun: Sendable {
 
     /// Opens `client` (reset, device info, capabilities), opens the session (init, app config)
     /// and starts it.
-    /// - Throws: ``UWBDevice/UCIClientError`` of the step that failed; the client is closed then.
+    /// - Throws: `UCIClientError` of the step that failed; the client is closed then.
     public static func open(client: UCIClient, sessionID: UInt32, parameters: FiRaSessionParameters) async throws(UCIClientError) -> UWBRangeRun {
         do {
             let info = try await client.open()
@@ -179,6 +179,7 @@ public final class UWBRangeRun: Sendable {
     /// Delivers samples until `count` of them (`nil`: no limit) or a stop, then closes the
     /// session and the client.
     /// - Parameters:
+    ///   - count: how many samples to deliver; `nil`: no limit.
     ///   - sample: each range sample, in order, on the transport's reader (must not block).
     ///   - batchEnd: after the samples of each range notification (write what `sample` gathered).
     ///   - event: session and dev-kit news in words (`session 42: ...`, `dev kit lost: ...`);

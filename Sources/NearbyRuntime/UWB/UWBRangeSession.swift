@@ -10,12 +10,14 @@ public struct UWBRangeSessionError: Error, Sendable, Hashable, CustomStringConve
 
 extension UWBRangeRun {
     /// The session ID and the FiRa parameters given as text (`nearby uwb range`'s flags),
-    /// checked (``UCI/FiRaSessionParameters/validate(for:)``); more than one peer makes a one-to-many
+    /// checked (`FiRaSessionParameters.validate(for:)`); more than one peer makes a one-to-many
     /// session.
     /// - Parameters:
     ///   - id: the session ID, decimal or `0x` hex (`--session-id`).
     ///   - mac: this device's address (`--mac`), see ``address(_:option:)``.
     ///   - peers: the peers' addresses (`--peer`).
+    ///   - deviceType: controller or controlee.
+    ///   - deviceRole: initiator or responder.
     ///   - channel: the UWB channel.
     ///   - preamble: the preamble code index.
     ///   - intervalMS: milliseconds between ranging rounds.
@@ -42,7 +44,9 @@ extension UWBRangeRun {
     }
 
     /// `0x0001` / `0001` (short, up to 4 hex digits) or 16 hex digits (extended).
-    /// - Parameter option: the flag the address came from, for the message.
+    /// - Parameters:
+    ///   - text: the address as given.
+    ///   - option: the flag the address came from, for the message.
     /// - Throws: ``UWBRangeSessionError`` saying both forms.
     public static func address(_ text: String, option: String) throws(UWBRangeSessionError) -> UCIMACAddress {
         guard let address = UCIMACAddress(parsing: text) else {
