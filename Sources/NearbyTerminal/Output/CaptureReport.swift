@@ -6,9 +6,11 @@ public import UWBDevice
 /// cannot be; the first failed write; and at the end, how many packets are missing.
 public enum CaptureReport {
     /// Opens a pcapng capture of every UCI packet at `path`, rotated at `maximumMiB` MiB
-    /// (``UWBDevice/UCICaptureLog``); `nil` for no `path`. Write failures are reported by ``failed(_:_:)``.
+    /// (`UCICaptureLog`); `nil` for no `path`. Write failures are reported by ``failed(_:_:)``.
     /// - Parameters:
+    ///   - path: the capture file; `nil` for none.
     ///   - interface: the interface name in the file (the dev kit's spec).
+    ///   - maximumMiB: the size at which the file is rotated, MiB.
     ///   - flag: how messages name the capture.
     /// - Throws: ``TerminalExit/failure`` after saying `error: FLAG: ...` on standard error
     ///   when the file cannot be created.
@@ -21,8 +23,11 @@ public enum CaptureReport {
     }
 
     /// Opens a btsnoop capture of every HCI packet at `path`, rotated at `maximumMiB` MiB
-    /// (``LowEnergy/HCICaptureLog``); `nil` for no `path`. Write failures are reported by ``failed(_:_:)``.
-    /// - Parameter flag: how messages name the capture.
+    /// (`HCICaptureLog`); `nil` for no `path`. Write failures are reported by ``failed(_:_:)``.
+    /// - Parameters:
+    ///   - path: the capture file; `nil` for none.
+    ///   - maximumMiB: the size at which the file is rotated, MiB.
+    ///   - flag: how messages name the capture.
     /// - Throws: ``TerminalExit/failure`` after saying `error: FLAG: ...` on standard error
     ///   when the file cannot be created.
     public static func hci(_ path: String?, maximumMiB: Int, flag: String = "--hci-log") throws(TerminalExit) -> HCICaptureLog? {

@@ -13,7 +13,7 @@ import Synchronization
 public enum Console {
     private static let readerGone = Atomic<Bool>(false)
 
-    /// Standard output as a ``NearbySupport/LineWriter``: what JSON lines gather in, written once
+    /// Standard output as a `LineWriter`: what JSON lines gather in, written once
     /// per burst. Every write to standard output goes through it, so lines keep their order.
     public static let standardOutput = LineWriter(descriptor: STDOUT_FILENO, brokenPipe: { Console.readerWentAway() })
 
@@ -36,8 +36,10 @@ public enum Console {
     public static var standardOutputClosed: Bool { readerGone.load(ordering: .relaxed) }
 
     /// Writes all of `text` to `descriptor` (a short write continues, EINTR retries).
-    /// - Parameter descriptor: `STDOUT_FILENO` or `STDERR_FILENO` (any open descriptor works; only
-    ///   standard output's EPIPE stops the run).
+    /// - Parameters:
+    ///   - text: the text, written as it is (add the newline).
+    ///   - descriptor: `STDOUT_FILENO` or `STDERR_FILENO` (any open descriptor works; only
+    ///     standard output's EPIPE stops the run).
     public static func write(_ text: String, to descriptor: Int32) {
         if descriptor == STDOUT_FILENO {
             standardOutput.append(text)

@@ -5,17 +5,17 @@ public import NearbyInteraction
 public import NearbyRuntime
 public import Ranging
 
-/// What `nearby range` and `nearby demo` show: the text renderer both share, a ``RunOutput``.
+/// What `nearby range` and `nearby demo` show: the text renderer both share, a `RunOutput`.
 ///
 /// - **live** (standard output is a terminal, `NO_COLOR` unset, `TERM` not `dumb`): one line per
 ///   accessory, redrawn in place at most 10 times a second: name, smoothed distance, a distance
 ///   bar, a direction arrow with the azimuth, the zone, the update rate, the session state.
 ///   Events (zone changes, lost / found, retries, errors, ...) scroll above the lines.
 /// - **plain**: events as lines, and one status line per accessory at most once a second.
-/// - **json**: the run's JSON lines (``NearbyRuntime/JSONLinesOutput``) on standard output;
+/// - **json**: the run's JSON lines (`JSONLinesOutput`) on standard output;
 ///   notes go to standard error.
 ///
-/// The lines show the run's ``NearbyRuntime/AccessoryStatus`` (no tracking of its own). Thread-safe:
+/// The lines show the run's `AccessoryStatus` (no tracking of its own). Thread-safe:
 /// the run and the command's own task (notes) both write, one at a time.
 public final class RangeScreen: RunOutput, @unchecked Sendable {
     /// How the screen shows the run.
@@ -24,7 +24,7 @@ public final class RangeScreen: RunOutput, @unchecked Sendable {
         case live
         /// Event lines and a status line per accessory at most once a second (pipes, logs).
         case plain
-        /// JSON lines (``NearbyRuntime/JSONLinesOutput``) on standard output, notes on standard error.
+        /// JSON lines (`JSONLinesOutput`) on standard output, notes on standard error.
         case json
     }
 

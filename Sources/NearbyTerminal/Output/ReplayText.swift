@@ -5,10 +5,10 @@ public import NearbyInteraction
 public import NearbyRuntime
 import Ranging
 
-/// What `nearby replay` prints as text on standard output, a ``RunOutput``: a line per update, an
+/// What `nearby replay` prints as text on standard output, a `RunOutput`: a line per update, an
 /// `EVENT` line per hook-level event (`enter`, `exit`, `lost`, `found`), a `HOOK` line per hook
 /// run, and the summary. Each line is written at once (a pipe sees it immediately). With
-/// `--json` the replay prints the run's JSON lines instead (``NearbyRuntime/JSONLinesOutput``).
+/// `--json` the replay prints the run's JSON lines instead (`JSONLinesOutput`).
 public final class ReplayText: RunOutput, @unchecked Sendable {
     private var events = 0
 

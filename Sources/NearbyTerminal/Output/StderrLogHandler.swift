@@ -48,7 +48,7 @@ public struct StderrLogHandler: LogHandler {
         }
     }
 
-    /// Sends swift-log to standard error as `output` says (``NearbyConfig/OutputSettings``:
+    /// Sends swift-log to standard error as `output` says (`OutputSettings`:
     /// `log_level`, else `warning`; `color`, else `auto`), unless `level` (a command-line flag)
     /// overrides the level. Only the first bootstrap in a process counts.
     public static func bootstrap(level: LogLevelName?, output: OutputSettings) {

@@ -20,7 +20,7 @@ public struct UWBRangeOutput: Sendable {
         self.json = json
     }
 
-    /// Gathers one sample's line; `start` is time zero (``UWBDevice/MonotonicTime`` seconds).
+    /// Gathers one sample's line; `start` is time zero (`MonotonicTime` seconds).
     /// Written by ``flush()``.
     public func sample(_ peerSample: UCIPeerRangeSample, start: Double) {
         Console.standardOutput.withBuffer { buffer in
@@ -124,7 +124,7 @@ public struct UWBRangeOutput: Sendable {
         }
     }
 
-    /// The peer as ``UCI/UCIMACAddress`` describes it (`0x0002`), without making a string.
+    /// The peer as `UCIMACAddress` describes it (`0x0002`), without making a string.
     private static func appendPeer(_ peer: UCIMACAddress, to out: inout [UInt8]) {
         let (value, digits): (UInt64, Int) = switch peer {
         case .short(let value): (UInt64(value), 4)

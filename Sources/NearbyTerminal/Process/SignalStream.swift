@@ -134,8 +134,8 @@ public func cancellingOnSignal<T: Sendable>(_ body: @escaping @Sendable () async
 
 /// Runs `body` with SIGUSR1 and SIGUSR2 as faults of the demo's served kit (load and fault
 /// tests, `nearby demo --serve-kit`): SIGUSR1 makes the kit fail
-/// (``NearbyRuntime/DemoRanging/failServedKit()``), SIGUSR2 drops its connection
-/// (``NearbyRuntime/DemoRanging/dropServedKit()``). Without `ranging` the signals are ignored
+/// (`DemoRanging.failServedKit()`), SIGUSR2 drops its connection
+/// (`DemoRanging.dropServedKit()`). Without `ranging` the signals are ignored
 /// (not the default exit) while `body` runs.
 public func withKitFaultSignals<T>(_ ranging: DemoRanging?, run body: () async throws -> T) async rethrows -> T {
     let faults = SignalStream([SIGUSR1, SIGUSR2])

@@ -8,7 +8,7 @@ import Synchronization
 import UWBDevice
 
 /// One ranging run on the terminal, the sequence `nearby range`, `nearby accessory` and `nearby
-/// demo` share: the ``RangeScreen`` and the other outputs, a ``NearbyRuntime/RangingRun``
+/// demo` share: the ``RangeScreen`` and the other outputs, a `RangingRun`
 /// consuming the source's events, until Ctrl-C / SIGTERM or the source is done; then the source
 /// is closed, the hooks finished, the outputs told and the summary printed.
 ///
@@ -20,20 +20,22 @@ import UWBDevice
 /// }
 /// ```
 ///
-/// If setting up fails (``add(_:)``, ``record(to:label:)``, ``abandon()``), the source is closed
+/// If setting up fails (`add(_:)`, ``record(to:label:)``, ``abandon()``), the source is closed
 /// and `stop` runs, so nothing is left open.
 public final class TerminalRun {
     /// Where the events come from.
     public let source: any RunSource
     /// The screen (notes go here: in JSON mode to standard error).
     public let screen: RangeScreen
-    /// Event seconds per real second: a simulation's speed (``NearbyRuntime/RunContext/timeScale``).
+    /// Event seconds per real second: a simulation's speed (`RunContext.timeScale`).
     public let timeScale: Double
     private var outputs: [any RunOutput]
     private let stop: () async -> Void
 
     /// Prepares a run of `source` shown on `screen`.
     /// - Parameters:
+    ///   - source: where the events come from (a live run, a demo, a replay).
+    ///   - screen: the screen the run is shown on.
     ///   - timeScale: event seconds per real second (`nearby demo --speed`), so the wall-clock
     ///     times in JSON, MQTT and hook environments are real times.
     ///   - stop: runs once the run ended (after the summary is complete) or when setting up
@@ -48,9 +50,12 @@ public final class TerminalRun {
 
     /// Prepares a run of `source` shown on a new ``RangeScreen`` on standard output, time zero now.
     /// - Parameters:
+    ///   - source: where the events come from (a live run, a demo, a replay).
     ///   - json: JSON lines instead of text (``RangeScreen/mode(json:)``).
     ///   - zones: the run's zones.
-    ///   - timeScale, stop: see ``init(source:screen:timeScale:stop:)``.
+    ///   - timeScale: event seconds per real second (see ``init(source:screen:timeScale:stop:)``).
+    ///   - stop: runs once the run ended or when setting up fails (see
+    ///     ``init(source:screen:timeScale:stop:)``).
     public convenience init(source: any RunSource, json: Bool, zones: ZoneMap, timeScale: Double = 1, stop: @escaping () async -> Void = {}) {
         self.init(source: source, screen: RangeScreen(mode: RangeScreen.mode(json: json), zones: zones, start: MonotonicTime.seconds()),
                   timeScale: timeScale, stop: stop)
@@ -72,9 +77,11 @@ public final class TerminalRun {
         }
     }
 
-    /// Records every raw sample to the trace file at `path` (a ``NearbyRuntime/TraceRecorder``;
+    /// Records every raw sample to the trace file at `path` (a `TraceRecorder`;
     /// write problems show on the screen as `warning: --record: ...`). Nothing for `nil`.
-    /// - Parameter label: how the messages name the file (the flag).
+    /// - Parameters:
+    ///   - path: the trace file; `nil` records nothing.
+    ///   - label: how the messages name the file (the flag).
     /// - Throws: ``TerminalExit/failure`` when the file cannot be created, after saying
     ///   `error: --record: ...` on standard error, closing the source and running `stop`.
     public func record(to path: String?, label: String = "--record") async throws(TerminalExit) {
