@@ -2,7 +2,7 @@
 ///
 /// Transports that carry a byte stream (CDC-ACM bulk pipes, a tty, TCP) do not preserve packet
 /// boundaries: one read may hold half a packet or several. Feed every received chunk to
-/// ``append(_:)`` and drain ``nextPacket()`` until it returns `nil`. Each header is decoded
+/// ``append(_:)-(Sequence<UInt8>)`` and drain ``nextPacket()`` until it returns `nil`. Each header is decoded
 /// here, once: consumers dispatch on ``UCIPacket/header``.
 ///
 /// Lengths: control packets (MT 1-3) carry an 8-bit payload length in octet 3; with NXP's
@@ -12,7 +12,7 @@
 /// Allocation: a packet's payload is a slice of the framer's buffer (no copy). The buffer is
 /// reused in place while no returned packet is held any more, so a steady stream whose packets
 /// are consumed before the next chunk arrives costs no allocation at all; a packet still held
-/// when more bytes arrive makes the next ``append(_:)`` copy the buffer (copy-on-write: the held
+/// when more bytes arrive makes the next ``append(_:)-(Sequence<UInt8>)`` copy the buffer (copy-on-write: the held
 /// packet and the framer stay correct).
 public struct UCIPacketFramer: Sendable {
     private var buffer: [UInt8] = []
