@@ -259,7 +259,7 @@ deb-check: deb
 
 DOCS_TARGETS   := NearbyBase Ranging UCI Hooks MQTT NIProtocol UWBDevice LowEnergy BlueZ Accessories \
                   NearbyInteraction Simulation NearbyConfig NearbyRuntime NearbyWeb NearbyMQTT NearbyTerminal
-DOCS_LENIENT   := UWBDevice NearbyInteraction NearbyRuntime NearbyTerminal
+DOCS_LENIENT   :=
 DOCS_STRICT    := $(filter-out $(DOCS_LENIENT),$(DOCS_TARGETS))
 DOCS_OUTPUT    := .build/docs
 DOCS_BASE_PATH ?=
