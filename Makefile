@@ -241,7 +241,7 @@ packaging: build
 # find no error. deb-check installs it with dpkg -i and runs it with the toolchain hidden.
 
 deb: release
-	packaging/make-deb.sh $$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/nearby .build/deb
+	packaging/make-deb.sh $(DIST)/nearby .build/deb
 	lintian --fail-on error $(DEB)
 	@ls -l $(DEB)
 
