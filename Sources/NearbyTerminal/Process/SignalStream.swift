@@ -71,7 +71,17 @@ public func waitForSignalOr(
 ) async -> Bool {
     let signals = SignalStream([SIGINT, SIGTERM])
     defer { signals.cancel() }
-    return await withTaskGroup(of: Bool?.self) { group in
+    return await waitForSignalOr(finished, checks: checks, every: interval, signals: signals)
+}
+
+/// ``waitForSignalOr(_:checks:every:)`` with handlers the caller armed earlier (and cancels):
+/// a signal that came before the wait started (while the run was starting) ends it at once.
+/// - Returns: `true` if a signal ended the wait.
+public func waitForSignalOr(
+    _ finished: @escaping @Sendable () async -> Bool, checks: AsyncStream<Void>, every interval: Duration?,
+    signals: SignalStream
+) async -> Bool {
+    await withTaskGroup(of: Bool?.self) { group in
         group.addTask {
             for await _ in signals.stream { return true }
             return nil

@@ -129,9 +129,14 @@ public final class TerminalRun {
         let watch = RunEndWatch()
         let run = RangingRun(context: context, outputs: outputs + [watch], hooks: hooks)
         let source = source
+        // Ctrl-C / SIGTERM are handled from here on: one that comes while the sessions are still
+        // starting (connecting can take seconds) ends the run with its summary, not the process.
+        let signals = SignalStream([SIGINT, SIGTERM])
         let consumer = Task { await run.consume(source.events, droppedUpdates: { source.droppedUpdates }) }
         await startSessions(run)
-        let interrupted = await waitForSignalOr(finished, checks: watch.checks, every: source is any DemoSource ? .seconds(1) : nil)
+        let interrupted = await waitForSignalOr(
+            finished, checks: watch.checks, every: source is any DemoSource ? .seconds(1) : nil, signals: signals)
+        signals.cancel()
         await source.close()
         await afterClose()
         await consumer.value
