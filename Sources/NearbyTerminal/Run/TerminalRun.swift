@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 public import Hooks
 public import NIProtocol
 public import NearbyRuntime
