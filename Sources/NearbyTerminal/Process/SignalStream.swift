@@ -32,10 +32,17 @@ public final class SignalStream: @unchecked Sendable {
         for _ in numbers { _ = registered.wait(timeout: .now() + 2) }
     }
 
-    /// Stops watching and restores the default actions. Call it once.
+    /// Stops watching; the signals stay ignored (not the default exit) until another stream
+    /// watches them. Call it once.
+    ///
+    /// Not the default action: libdispatch on Linux reads signals through a signalfd and blocks
+    /// a signal in the thread its handler caught it on, re-raising it there; a copy still
+    /// pending in such a thread would, once the default action is back, end the process
+    /// without its summary (seen: `nearby range` stopped with SIGINT exited 130 mid-shutdown,
+    /// about one run in three). A process that is done watching is about to end anyway.
     public func cancel() {
         for source in sources { source.cancel() }
-        for source in sources { signal(Int32(source.handle), SIG_DFL) }
+        for source in sources { signal(Int32(source.handle), SIG_IGN) }
     }
 
     /// `interrupted (SIGINT)` or `terminated (SIGTERM)` (other signals by number).
@@ -114,7 +121,7 @@ public func waitForSignalOr(
 
 /// Runs `body` with SIGINT and SIGTERM handled by `handler` (called for each signal, on
 /// another task) instead of ending the process; the handlers are armed before `body` starts
-/// and the default actions restored after it returns.
+/// and ignored again after it returns (``SignalStream/cancel()``).
 public func onSignal<T: Sendable>(_ handler: @escaping @Sendable (Int32) -> Void, run body: () async -> T) async -> T {
     let signals = SignalStream([SIGINT, SIGTERM])
     let watcher = Task {
@@ -127,7 +134,7 @@ public func onSignal<T: Sendable>(_ handler: @escaping @Sendable (Int32) -> Void
 }
 
 /// Runs `body` until it returns, or until SIGINT / SIGTERM cancels it (the signal handlers are
-/// armed before `body` starts and restored after).
+/// armed before `body` starts and ignored again after).
 /// - Returns: what `body` returned or threw (`CancellationError` or whatever `body` throws when
 ///   cancelled).
 public func cancellingOnSignal<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
