@@ -102,6 +102,8 @@ public struct BenchSummary: Sendable {
     /// Summarises `results` (any filters, any traces; the baselines must have run on a trace for
     /// it to count).
     /// - Parameters:
+    ///   - results: one result per filter and trace, as the bench ran them.
+    ///   - defaultFilter: the name of the filter judged against the baselines (the default's).
     ///   - heldOut: paths (directories or files) whose traces are held out of tuning; their data
     ///     sets are reported apart.
     public init(results: [BenchResult], defaultFilter: String = FilterSpec.default.name, heldOut: [String] = []) {
