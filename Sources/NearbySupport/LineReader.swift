@@ -65,14 +65,7 @@ public struct LineReader: ~Copyable {
         while true {
             // Look for a newline in the buffered bytes.
             if start < end {
-                let newline = buffer.withUnsafeBufferPointer { bytes -> Int? in
-                    var i = start
-                    while i < end {
-                        if bytes[i] == 0x0A { return i }
-                        i += 1
-                    }
-                    return nil
-                }
+                let newline = newlineInBuffer()
                 if let newline {
                     try appendPending(buffer[start..<newline])
                     start = newline + 1
@@ -100,14 +93,7 @@ public struct LineReader: ~Copyable {
     ) throws -> Result? {
         while true {
             if start < end {
-                let newline = buffer.withUnsafeBufferPointer { bytes -> Int? in
-                    var i = start
-                    while i < end {
-                        if bytes[i] == 0x0A { return i }
-                        i += 1
-                    }
-                    return nil
-                }
+                let newline = newlineInBuffer()
                 if let newline {
                     if pending.isEmpty {
                         // The whole line is in the buffer: hand it over in place.
@@ -133,6 +119,18 @@ public struct LineReader: ~Copyable {
                 return try takePending(body)
             }
             try fill()
+        }
+    }
+
+    /// The index of the first newline in the buffered bytes (`start..<end`), if any.
+    private func newlineInBuffer() -> Int? {
+        buffer.withUnsafeBufferPointer { bytes -> Int? in
+            var i = start
+            while i < end {
+                if bytes[i] == 0x0A { return i }
+                i += 1
+            }
+            return nil
         }
     }
 

@@ -88,20 +88,7 @@ public final class LineWriter: Sendable {
             state.stamps.removeAll(keepingCapacity: true)
             return
         }
-        let failed: Bool = state.buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return written < 0 && errno == EPIPE
-                }
-            }
-            return false
-        }
+        let failed = state.buffer.withUnsafeBytes { writeAll(descriptor, $0) } == EPIPE
         if failed {
             state.broken = true
             brokenPipe()

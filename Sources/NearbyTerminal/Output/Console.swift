@@ -47,21 +47,9 @@ public enum Console {
             return
         }
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    if descriptor == STDOUT_FILENO, errno == EPIPE, !readerGone.exchange(true, ordering: .relaxed) {
-                        kill(getpid(), SIGTERM)
-                    }
-                    return
-                }
-            }
+        let failure = text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        if descriptor == STDOUT_FILENO, failure == EPIPE, !readerGone.exchange(true, ordering: .relaxed) {
+            kill(getpid(), SIGTERM)
         }
     }
 }

@@ -58,7 +58,8 @@ public final class SignalStream: @unchecked Sendable {
 /// Waits until Ctrl-C / SIGTERM or until `finished()` says the run is over (checked every 50 ms).
 /// - Returns: `true` if a signal ended the wait.
 public func waitForSignalOr(_ finished: @escaping @Sendable () async -> Bool) async -> Bool {
-    let (checks, continuation) = AsyncStream.makeStream(of: Void.self)
+    // One pending check is enough: a check asks for the present state.
+    let (checks, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     let ticker = Task {
         while !Task.isCancelled {
             continuation.yield()
