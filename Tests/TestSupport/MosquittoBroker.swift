@@ -40,11 +40,10 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
             throw MissingTool("\(Self.executable.path) is missing; run `make test`, which installs Debian's mosquitto")
         }
-        port = try freeTCPPort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nearby-mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         configFile = directory.appendingPathComponent("mosquitto.conf")
-        var lines = ["listener \(port) 127.0.0.1", "log_dest stderr", "log_type error", "log_type warning", "log_type notice",
+        var lines = ["log_dest stderr", "log_type error", "log_type warning", "log_type notice",
                      "log_type information", "connection_messages true"]
         if let user = String(validatingCString: getpwuid(getuid()).pointee.pw_name) { lines.append("user \(user)") }
         if users.isEmpty {
@@ -65,8 +64,21 @@ public final class MosquittoBroker: @unchecked Sendable {
         if persistence {
             lines += ["persistence true", "persistence_location \(directory.path)/", "autosave_interval 1"]
         }
-        try (lines.joined(separator: "\n") + "\n").write(to: configFile, atomically: true, encoding: .utf8)
-        try await start()
+        // A port free when chosen can be taken before mosquitto binds it (a parallel test's
+        // outgoing connection or listener; CI once lost this race): choose another and retry.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let candidate = try freeTCPPort()
+            try ((["listener \(candidate) 127.0.0.1"] + lines).joined(separator: "\n") + "\n").write(to: configFile, atomically: true, encoding: .utf8)
+            do {
+                process = try await Self.launch(configFile)
+                port = candidate
+                break
+            } catch let error as ChildProcessError where Self.addressInUse(error) && attempt < 10 {
+                continue
+            }
+        }
     }
 
     deinit {
@@ -85,10 +97,28 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// The broker starts with no signal blocked: the test process blocks SIGTERM and SIGINT in
     /// some threads, a child inherits that mask, and mosquitto would then never see SIGTERM.
     public func start() async throws {
+        // On a restart another process may hold the port for a moment: try again a few times.
+        for attempt in 1... {
+            do {
+                process = try await Self.launch(configFile)
+                return
+            } catch let error as ChildProcessError where Self.addressInUse(error) && attempt < 20 {
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+    }
+
+    /// Runs mosquitto with `config` and waits until it says it is running.
+    private static func launch(_ config: URL) async throws -> ChildProcess {
         let unblock = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); os.execv(sys.argv[1], sys.argv[1:])"
-        let child = try ChildProcess(try PackagePaths.systemPython(), ["-c", unblock, Self.executable.path, "-c", configFile.path])
-        process = child
+        let child = try ChildProcess(try PackagePaths.systemPython(), ["-c", unblock, executable.path, "-c", config.path])
         try await child.waitForOutput("running", timeout: .seconds(60))
+        return child
+    }
+
+    /// Whether mosquitto failed because its port was taken.
+    private static func addressInUse(_ error: ChildProcessError) -> Bool {
+        String(describing: error).contains("Address already in use")
     }
 
     /// Stops it cleanly (SIGTERM: it saves its persistence file) and waits for the exit.
