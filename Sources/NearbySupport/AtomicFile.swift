@@ -40,7 +40,10 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` atomically: a temporary file in the same directory, `fsync`,
     /// `rename` over the target, `fsync` of the directory. Missing parent directories are created
     /// with mode 0700.
-    /// - Parameter mode: permission bits of the file, 0600 by default.
+    /// - Parameters:
+    ///   - bytes: the whole new content.
+    ///   - path: the file to replace or create.
+    ///   - mode: permission bits of the file, 0600 by default.
     /// - Throws: ``FileSystemError`` naming the step that failed; the old file is left untouched.
     public static func write(_ bytes: [UInt8], to path: String, permissions mode: UInt32 = 0o600) throws(FileSystemError) {
         let directory = parentDirectory(of: path)

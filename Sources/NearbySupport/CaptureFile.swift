@@ -64,6 +64,8 @@ public final class CaptureFile: Sendable {
     /// written (a full disk) is not an error: it is reported like any failed write and written
     /// before the next record that fits.
     /// - Parameters:
+    ///   - path: the capture file; rotated copies are named after it.
+    ///   - header: the bytes that start every file (the pcapng or btsnoop header).
     ///   - limits: when to rotate and how many old files to keep.
     ///   - onFailure: called once, with the first write failure (from the writing thread).
     /// - Throws: ``FileSystemError`` if the file cannot be created (a missing directory, no

@@ -37,6 +37,7 @@ public struct LineReader: ~Copyable {
 
     /// Opens `path` for reading.
     /// - Parameters:
+    ///   - path: the text file.
     ///   - bufferSize: bytes read per system call (default 64 KiB).
     ///   - maximumLineLength: bytes (default 1 MiB).
     /// - Throws: ``FileSystemError`` (operation "open") if the file cannot be opened, e.g. it does

@@ -33,6 +33,7 @@ public final class LineWriter: Sendable {
 
     /// A writer for `descriptor`.
     /// - Parameters:
+    ///   - descriptor: the file descriptor written to (not closed by the writer).
     ///   - flushThreshold: bytes after which an append writes at once (default 64 KiB).
     ///   - brokenPipe: called once when the reader of a pipe has gone away (EPIPE).
     public init(descriptor: Int32, flushThreshold: Int = 65_536, brokenPipe: @escaping @Sendable () -> Void = {}) {
@@ -61,8 +62,10 @@ public final class LineWriter: Sendable {
 
     /// Lets `body` append to the buffer in place (an encoder writing bytes, no intermediate
     /// string); writes at once if the buffer passed ``flushThreshold``.
-    /// - Parameter readAt: the read time of the sample whose update this is (for the latency
-    ///   probe), `nil` for other lines.
+    /// - Parameters:
+    ///   - readAt: the read time of the sample whose update this is (for the latency
+    ///     probe), `nil` for other lines.
+    ///   - body: appends to the buffer; its result is returned.
     public func withBuffer<Result>(readAt: Double? = nil, _ body: (inout [UInt8]) -> Result) -> Result {
         state.withLock { state in
             let result = body(&state.buffer)

@@ -40,6 +40,31 @@ import Testing
         }
     }
 
+    /// Every library product of Package.swift has a DocC catalog whose module page names it, and
+    /// `make docs` (DOCS_TARGETS in the Makefile) renders it: a new library cannot ship unrendered.
+    @Test func everyLibraryHasACatalogThatMakeDocsRenders() throws {
+        let manifest = try String(contentsOf: PackagePaths.file("Package.swift"), encoding: .utf8)
+        let libraries = manifest.split(separator: "\n").compactMap { line -> String? in
+            guard let start = line.range(of: ".library(name: \""), let end = line[start.upperBound...].firstIndex(of: "\"") else { return nil }
+            return String(line[start.upperBound..<end])
+        }
+        #expect(libraries.count >= 19 && libraries.contains("NearbySupport") && libraries.contains("Positioning"))
+        let makefile = try String(contentsOf: PackagePaths.file("Makefile"), encoding: .utf8)
+        // DOCS_TARGETS := A B \ (continued) C D
+        let start = try #require(makefile.range(of: "DOCS_TARGETS   :="))
+        var targets: [String] = []
+        for line in makefile[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
+            targets += line.split(separator: " ").filter { $0 != "\\" }.map(String.init)
+            if !line.hasSuffix("\\") { break }
+        }
+        for library in libraries {
+            let page = "Sources/\(library)/\(library).docc/\(library).md"
+            let text = try? String(contentsOf: PackagePaths.file(page), encoding: .utf8)
+            #expect(text?.hasPrefix("# ``\(library)``") == true, "\(page) is missing or does not start with # ``\(library)``")
+            #expect(targets.contains(library), "make docs does not render \(library): add it to DOCS_TARGETS")
+        }
+    }
+
     @Test func completionScriptsComeFromTheBinary() async throws {
         // The committed scripts are what argument-parser generates for this binary: compare the
         // parts that do not depend on other engineers' commands (the header and our subcommands).

@@ -2,7 +2,7 @@ import RealModule
 
 /// One accessory of the house heard by several hosts, fused (specs/house.md):
 ///
-/// - **Position**: a 2-D constant-velocity Kalman track (``PlaneKalman``) fed with each host's
+/// - **Position**: a 2-D constant-velocity Kalman track (`PlaneKalman`) fed with each host's
 ///   range (σ from ``FusionParameters/rangeNoise`` growing with range and with a low figure of
 ///   merit; ``FusionParameters/nlosRangeNoise`` when flagged NLoS) and, where the host has a
 ///   heading, its azimuth turned by that heading (σ from the figure of merit); each report at
@@ -12,7 +12,7 @@ import RealModule
 ///   report of every host.
 /// - **Floor**: that of the nearest hearing host, changing when a host of another floor is
 ///   clearly nearer.
-/// - **Room**: the polygon containing the position, with hysteresis (``RoomTracker``).
+/// - **Room**: the polygon containing the position, with hysteresis (`RoomTracker`).
 /// - **Presence**: `home` while a host tracks it; `not_home` once no host has heard it for
 ///   ``FusionParameters/awayAfter`` seconds (from the hosts' `last_seen`), stamped at that
 ///   moment.
@@ -69,8 +69,11 @@ public struct AccessoryFusion: Sendable {
     }
 
     /// Takes one host's report (a state; hosts not in the plan only count for presence).
-    /// - Parameter offlineSince: when the host went offline if it is offline now (a retained
-    ///   state of a host that is gone), `nil` while it is online.
+    /// - Parameters:
+    ///   - report: what the host says about the accessory.
+    ///   - offlineSince: when the host went offline if it is offline now (a retained
+    ///     state of a host that is gone), `nil` while it is online.
+    /// - Returns: what changed in ``current``.
     public mutating func apply(_ report: HostReport, offlineSince: Double? = nil) -> FusionChange {
         var change = FusionChange()
         var state = hosts[report.host] ?? HostState(report: report)
