@@ -244,7 +244,9 @@ import NearbySupport
         }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(30)
-        while inbox.count + inbox.droppedCount < notificationsSent() || notificationsSent() < 90, clock.now < deadline {
+        // The world has sent everything (manual clock); wait until both the client and the event
+        // collector (which can lag behind the inbox on a loaded machine) have seen all of it.
+        while inbox.count + inbox.droppedCount != notificationsSent() || notificationsSent() < 90, clock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         let sent = notificationsSent()
