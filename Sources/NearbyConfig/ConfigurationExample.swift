@@ -37,7 +37,10 @@ extension ConfigurationFile {
         initial_still_probability = 0.9
         nlos_factor = 3.0          # σ multiplier for non-line-of-sight samples
         min_weight = 0.1           # lower bound of FoM/100 when scaling σ
-        outlier_probability = 0.1  # share of measurements that may be outliers
+        outlier_probability = 0.05 # share of measurements that may be outliers, at start
+        min_outlier_probability = 0.05  # the share is learned within these bounds
+        max_outlier_probability = 0.1
+        outlier_time = 60.0        # seconds, time constant of the learned share (0 = fixed)
         outlier_spread = 2.0       # metres over which outliers are spread
         relock_time = 0.5          # seconds of agreeing outliers that mean a real jump
         relock_spread = 0.5        # metres between agreeing outliers

@@ -186,7 +186,8 @@ public enum ConfigurationFile {
                 allowed: [
                     "measurement_noise", "max_measurement_noise", "noise_time", "still_noise", "moving_noise", "still_to_moving",
                     "moving_to_still", "initial_still_probability", "nlos_factor", "min_weight", "outlier_probability",
-                    "outlier_spread", "relock_time", "relock_spread", "initial_rate_noise",
+                    "min_outlier_probability", "max_outlier_probability", "outlier_time", "outlier_spread", "relock_time",
+                    "relock_spread", "initial_rate_noise",
                 ], removed: ["gate", "relock_count"])
             // The gate of the IMM before issue 27, replaced by its outlier model (specs/filters.md §2.7).
             for (key, instead) in [("gate", "outlier_probability and outlier_spread"), ("relock_count", "relock_time (seconds)")]
@@ -205,6 +206,24 @@ public enum ConfigurationFile {
                     "filter.imm.max_measurement_noise",
                     "\(maximumNoise) is below measurement_noise \(measurementNoise); set it ≥ measurement_noise (equal = fixed noise)")
             }
+            let outlierProbability =
+                d.number(imm, "outlier_probability", at: p, expected: "0 ≤ p < 1 (at start; learned afterwards), e.g. 0.05") {
+                    $0 >= 0 && $0 < 1
+                } ?? standard.outlierProbability
+            let minimumOutliers = d.number(
+                imm, "min_outlier_probability", at: p, expected: "0 ≤ p ≤ outlier_probability, e.g. 0.02") { $0 >= 0 && $0 < 1 }
+            let maximumOutliers = d.number(
+                imm, "max_outlier_probability", at: p, expected: "outlier_probability ≤ p < 1, e.g. 0.1") { $0 >= 0 && $0 < 1 }
+            if let minimumOutliers, minimumOutliers > outlierProbability {
+                d.issue(
+                    "filter.imm.min_outlier_probability",
+                    "\(minimumOutliers) is above outlier_probability \(outlierProbability); set it ≤ outlier_probability")
+            }
+            if let maximumOutliers, maximumOutliers < outlierProbability {
+                d.issue(
+                    "filter.imm.max_outlier_probability",
+                    "\(maximumOutliers) is below outlier_probability \(outlierProbability); set it ≥ outlier_probability")
+            }
             settings.imm = IMMFilter.Parameters(
                 measurementNoise: measurementNoise,
                 maximumNoise: maximumNoise ?? max(standard.maximumNoise, measurementNoise),
@@ -222,8 +241,11 @@ public enum ConfigurationFile {
                     ?? standard.nonLineOfSightFactor,
                 minimumWeight: d.number(imm, "min_weight", at: p, expected: "0 < weight ≤ 1, e.g. 0.1") { $0 > 0 && $0 <= 1 }
                     ?? standard.minimumWeight,
-                outlierProbability: d.number(imm, "outlier_probability", at: p, expected: "0 ≤ p < 1, e.g. 0.1") { $0 >= 0 && $0 < 1 }
-                    ?? standard.outlierProbability,
+                outlierProbability: outlierProbability,
+                minimumOutlierProbability: minimumOutliers ?? min(standard.minimumOutlierProbability, outlierProbability),
+                maximumOutlierProbability: maximumOutliers ?? max(standard.maximumOutlierProbability, outlierProbability),
+                outlierTimeConstant: d.number(imm, "outlier_time", at: p, expected: "seconds ≥ 0 (0 = fixed), e.g. 20") { $0 >= 0 }
+                    ?? standard.outlierTimeConstant,
                 outlierSpread: d.number(imm, "outlier_spread", at: p, expected: "metres > 0, e.g. 2") { $0 > 0 } ?? standard.outlierSpread,
                 relockTime: d.number(imm, "relock_time", at: p, expected: "seconds ≥ 0, e.g. 0.5") { $0 >= 0 } ?? standard.relockTime,
                 relockSpread: d.number(imm, "relock_spread", at: p, expected: "metres ≥ 0, e.g. 0.5") { $0 >= 0 } ?? standard.relockSpread,

@@ -374,4 +374,30 @@ extension ZoneMap {
             #expect(error.issues[0].message.contains("outlier_probability") && error.issues[1].message.contains("relock_time"))
         }
     }
+
+    @Test func theLearnedOutlierShareIsConfigurableAndItsBoundsMustEncloseTheStart() throws {
+        let config = try ConfigurationFile.parse("""
+            [filter.imm]
+            outlier_probability = 0.08
+            min_outlier_probability = 0.01
+            max_outlier_probability = 0.3
+            outlier_time = 0
+            """, source: "t")
+        let imm = try #require(config.filter.imm)
+        #expect(imm.outlierProbability == 0.08 && imm.minimumOutlierProbability == 0.01)
+        #expect(imm.maximumOutlierProbability == 0.3 && imm.outlierTimeConstant == 0)
+        // Unset bounds keep the standard ones, widened to include the start value.
+        let wide = try #require(try ConfigurationFile.parse("[filter.imm]\noutlier_probability = 0.2\n", source: "t").filter.imm)
+        #expect(wide.minimumOutlierProbability == 0.05 && wide.maximumOutlierProbability == 0.2 && wide.outlierTimeConstant == 60)
+        do {
+            _ = try ConfigurationFile.parse(
+                "[filter.imm]\noutlier_probability = 0.05\nmin_outlier_probability = 0.1\nmax_outlier_probability = 0.01\noutlier_time = -1\n",
+                source: "t")
+            Issue.record("expected errors")
+        } catch {
+            #expect(
+                Set(error.issues.map(\.key))
+                    == ["filter.imm.min_outlier_probability", "filter.imm.max_outlier_probability", "filter.imm.outlier_time"])
+        }
+    }
 }

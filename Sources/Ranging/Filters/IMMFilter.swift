@@ -26,7 +26,9 @@ import RealModule
 /// `f = (NLoS ? nonLineOfSightFactor : 1) / max(weight, minimumWeight)` (weight = FoM / 100, 1 when
 /// unknown) and σ² a running estimate of the measurements' scatter from second differences (the
 /// distance of each measurement from the line through the previous two, which a constant speed
-/// does not change; see `learnNoise`), each term capped at (4 σ)² so outliers do not inflate it,
+/// does not change; see `learnNoise`) less what the moving model's own acceleration noise
+/// explains (so the motion between 2 Hz samples is not taken for noise), each term capped at
+/// (4 σ)² so outliers do not inflate it,
 /// averaged with the time constant ``Parameters/noiseTimeConstant`` and kept within
 /// [``Parameters/measurementNoise``, ``Parameters/maximumNoise``]. A device noisier than the
 /// standard 5 cm therefore does not look "moving" at rest, and is smoothed as much as it needs.
@@ -34,7 +36,10 @@ import RealModule
 /// **Outliers** (probabilistic data association, Bar-Shalom's PDAF with one measurement): every
 /// measurement is a true one with probability `1 − ε` (Gaussian, variance S of the model's
 /// innovation) or an outlier with probability ε (``Parameters/outlierProbability``), spread evenly
-/// over ``Parameters/outlierSpread``. Each model is corrected in proportion to the posterior
+/// over ``Parameters/outlierSpread``; ε itself is learned (the running mean over
+/// ``Parameters/outlierTimeConstant`` seconds of each measurement's posterior probability of being
+/// an outlier, within its bounds), so clean data is not shrunk as if it held spikes and heavy-tailed
+/// data is distrusted more. Each model is corrected in proportion to the posterior
 /// probability β that the measurement is true, and its covariance grows by `β(1 − β)·(K y)²` when
 /// in doubt: a spike of many σ moves nothing, a doubtful sample moves the estimate a little and
 /// widens it, so the next good samples are accepted again (a hard gate that has once followed a
@@ -72,8 +77,17 @@ public struct IMMFilter: RangeFilter {
         public var nonLineOfSightFactor: Double
         /// Lower bound of the weight (FoM / 100) when scaling σ, 0 < minimumWeight ≤ 1.
         public var minimumWeight: Double
-        /// Probability that a measurement is an outlier, 0 ≤ ε < 1 (0 = no outlier model).
+        /// Probability that a measurement is an outlier at (re)start, 0 ≤ ε < 1 (0 = no outlier
+        /// model); afterwards it is learned within [``minimumOutlierProbability``,
+        /// ``maximumOutlierProbability``] unless ``outlierTimeConstant`` is 0.
         public var outlierProbability: Double
+        /// Smallest learned outlier probability (0 ≤ value ≤ ``outlierProbability``).
+        public var minimumOutlierProbability: Double
+        /// Largest learned outlier probability (``outlierProbability`` ≤ value < 1).
+        public var maximumOutlierProbability: Double
+        /// Time constant of the learned outlier probability, seconds (≥ 0; 0 = fixed at
+        /// ``outlierProbability``).
+        public var outlierTimeConstant: Double
         /// Width over which outliers are spread evenly, unit (> 0): the outlier density is its inverse.
         public var outlierSpread: Double
         /// Shortest run of agreeing outliers (seconds, ≥ 0) that is a real jump and re-locks.
@@ -88,8 +102,9 @@ public struct IMMFilter: RangeFilter {
             measurementNoise: Double, maximumNoise: Double? = nil, noiseTimeConstant: Double = 3, stillNoise: Double,
             movingNoise: Double, stillToMoving: Double = 0.1, movingToStill: Double = 0.1,
             initialStillProbability: Double = 0.9, nonLineOfSightFactor: Double = 3, minimumWeight: Double = 0.1,
-            outlierProbability: Double = 0.1, outlierSpread: Double, relockTime: Double = 0.5, relockSpread: Double,
-            initialRateNoise: Double
+            outlierProbability: Double = 0.05, minimumOutlierProbability: Double? = nil,
+            maximumOutlierProbability: Double? = nil, outlierTimeConstant: Double = 0, outlierSpread: Double,
+            relockTime: Double = 0.5, relockSpread: Double, initialRateNoise: Double
         ) {
             self.measurementNoise = measurementNoise > 0 ? measurementNoise : 1e-3
             self.maximumNoise = max(maximumNoise ?? 10 * self.measurementNoise, self.measurementNoise)
@@ -102,6 +117,9 @@ public struct IMMFilter: RangeFilter {
             self.nonLineOfSightFactor = max(nonLineOfSightFactor, 1)
             self.minimumWeight = min(max(minimumWeight, 1e-3), 1)
             self.outlierProbability = min(max(outlierProbability, 0), 0.99)
+            self.minimumOutlierProbability = min(max(minimumOutlierProbability ?? self.outlierProbability, 0), self.outlierProbability)
+            self.maximumOutlierProbability = min(max(maximumOutlierProbability ?? self.outlierProbability, self.outlierProbability), 0.99)
+            self.outlierTimeConstant = outlierTimeConstant.isFinite ? max(outlierTimeConstant, 0) : 0
             self.outlierSpread = outlierSpread > 0 ? outlierSpread : 1
             self.relockTime = max(relockTime, 0)
             self.relockSpread = max(relockSpread, 0)
@@ -111,9 +129,9 @@ public struct IMMFilter: RangeFilter {
         /// Chosen on the tuning data (see `specs/filters.md` §6.10). Distance: σ from 0.05 m (at
         /// least) to 0.1 m (at most: a wider range lets the motion between 2 Hz samples count as
         /// noise and lags), learned over 3 s; still 1e-5 m²/s, moving 1 m²/s³; switching
-        /// 0.1 /s both ways; P(still) 0.9 at start; NLoS ×3; outliers 10 % spread
-        /// over 2 m; re-lock after 0.5 s of outliers within 0.5 m of each other; initial rate σ
-        /// 1 m/s. Angles (not tuned: no public trace with angles and truth was available): σ 5° to
+        /// 0.1 /s both ways; P(still) 0.9 at start; NLoS ×3; outliers 5 % at start, learned over
+        /// 60 s within 5–10 %, spread over 2 m; re-lock after 0.5 s of outliers within 0.5 m of
+        /// each other; initial rate σ 1 m/s. Angles (not tuned: no public trace with angles and truth was available): σ 5° to
         /// 10°, still 0.1 °²/s, moving 10⁴ °²/s³ (the distance values scaled by (5° / 0.05 m)²),
         /// outliers spread over 180°, re-lock spread 20°, initial rate σ 30 °/s.
         public static func standard(for domain: FilterDomain) -> Parameters {
@@ -122,14 +140,16 @@ public struct IMMFilter: RangeFilter {
                 Parameters(
                     measurementNoise: 0.05, maximumNoise: 0.1, noiseTimeConstant: 3, stillNoise: 1e-5, movingNoise: 1,
                     stillToMoving: 0.1, movingToStill: 0.1, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
-                    minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 2, relockTime: 0.5, relockSpread: 0.5,
-                    initialRateNoise: 1)
+                    minimumWeight: 0.1, outlierProbability: 0.05, minimumOutlierProbability: 0.05,
+                    maximumOutlierProbability: 0.1, outlierTimeConstant: 60, outlierSpread: 2, relockTime: 0.5,
+                    relockSpread: 0.5, initialRateNoise: 1)
             case .angle:
                 Parameters(
                     measurementNoise: 5, maximumNoise: 10, noiseTimeConstant: 3, stillNoise: 0.1, movingNoise: 10_000,
                     stillToMoving: 0.1, movingToStill: 0.1, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
-                    minimumWeight: 0.1, outlierProbability: 0.1, outlierSpread: 180, relockTime: 0.5, relockSpread: 20,
-                    initialRateNoise: 30)
+                    minimumWeight: 0.1, outlierProbability: 0.05, minimumOutlierProbability: 0.05,
+                    maximumOutlierProbability: 0.1, outlierTimeConstant: 60, outlierSpread: 180, relockTime: 0.5,
+                    relockSpread: 20, initialRateNoise: 30)
             }
         }
     }
@@ -162,13 +182,16 @@ public struct IMMFilter: RangeFilter {
     private var outlierRun = 0
     private var outlierRunStart = 0.0
     private var lastOutlier = 0.0
-    private let outlierDensity: Double
+    // The learned outlier probability and 1 / spread.
+    private var outliers: Double
+    private let inverseSpread: Double
 
     /// Creates the filter.
     public init(_ parameters: Parameters) {
         self.parameters = parameters
         noise = parameters.measurementNoise * parameters.measurementNoise
-        outlierDensity = parameters.outlierProbability / parameters.outlierSpread
+        outliers = parameters.outlierProbability
+        inverseSpread = 1 / parameters.outlierSpread
     }
 
     /// The rate estimate after the last update (the moving model's rate × its probability),
@@ -196,6 +219,11 @@ public struct IMMFilter: RangeFilter {
     /// Number of consecutive agreeing measurements judged more likely outliers than not (0 after a
     /// likely true one).
     public var consecutiveOutliers: Int { outlierRun }
+
+    /// The outlier probability in use: learned as the running mean of the posterior probability
+    /// that a measurement is an outlier (``Parameters/outlierTimeConstant``), kept within
+    /// [``Parameters/minimumOutlierProbability``, ``Parameters/maximumOutlierProbability``].
+    public var outlierProbability: Double { outliers }
 
     /// Posterior probability that the last measurement was a true one (mixture of both models).
     public private(set) var lastInlierProbability = 1.0
@@ -245,7 +273,14 @@ public struct IMMFilter: RangeFilter {
         // about the noise.
         let limit = parameters.noiseTimeConstant
         guard initialized, dt > 0, dtBefore > 0, dt <= limit, dtBefore <= limit, rho <= 4 else { return }
-        var sample = e * e / weight
+        // The moving model's own white-noise acceleration moves a second difference too (variance
+        // ≈ q_M·(2/3)·dt³ for equal steps): that part is motion, not measurement noise. Without it
+        // the motion between 2 Hz samples counted as noise and the filter smoothed (and lagged)
+        // more at low rates.
+        let motion = parameters.movingNoise * (1.0 / 3.0) * dt * dtBefore * (dt + dtBefore)
+        var sample = e * e - motion
+        if sample < 0 { sample = 0 }
+        sample /= weight
         let cap = 16 * noise
         if sample > cap { sample = cap }
         // An exponential average with time constant T, which starts as the mean of what it has
@@ -342,11 +377,12 @@ public struct IMMFilter: RangeFilter {
         let dS2 = yS * yS * inverseS
         let dM2 = yM * yM * inverseM
         let m = min(dS2, dM2)
-        let inlier = 1 - parameters.outlierProbability
+        let epsilon = outliers
+        let inlier = 1 - epsilon
         let gaussianS = inlier * inverseS.squareRoot() * (dS2 == m ? 1 : Double.exp(-0.5 * (dS2 - m)))
         let gaussianM = inlier * inverseM.squareRoot() * (dM2 == m ? 1 : Double.exp(-0.5 * (dM2 - m)))
         // 2.5066… = √(2π); beyond e^700 the outlier term dominates whatever the density.
-        let clutter = outlierDensity * 2.5066282746310002 * Double.exp(0.5 * min(m, 1400))
+        let clutter = epsilon * inverseSpread * 2.5066282746310002 * Double.exp(0.5 * min(m, 1400))
         let likelihoodS = gaussianS + clutter
         let likelihoodM = gaussianM + clutter
         let betaS = likelihoodS > 0 ? gaussianS / likelihoodS : 0
@@ -354,6 +390,7 @@ public struct IMMFilter: RangeFilter {
         let evidence = predictedStill * likelihoodS + predictedMoving * likelihoodM
         let beta = evidence > 0 ? (predictedStill * gaussianS + predictedMoving * gaussianM) / evidence : 0
         lastInlierProbability = beta
+        learnOutliers(1 - beta, dt: dt)
 
         // Runs of agreeing likely outliers: a real jump once they last relockTime.
         if beta < 0.5 {
@@ -400,6 +437,24 @@ public struct IMMFilter: RangeFilter {
         return store(still: newStill, value: sp, variance: sv, position: mp, velocity: mv, covariance: (n00, n01, n11))
     }
 
+    /// Learns the outlier probability: an exponential average (time constant
+    /// ``Parameters/outlierTimeConstant``) of each measurement's posterior probability of being an
+    /// outlier, within its bounds. Clean data lowers ε, so moderate innovations of real motion are
+    /// no longer shrunk as possible outliers (less lag); heavy-tailed data raises it.
+    @inline(__always)
+    private mutating func learnOutliers(_ posterior: Double, dt: Double) {
+        let time = parameters.outlierTimeConstant
+        guard time > 0, parameters.outlierProbability > 0 else { return }
+        var gain = dt / time
+        if gain > 1 { gain = 1 }
+        outliers += gain * (posterior - outliers)
+        if outliers < parameters.minimumOutlierProbability {
+            outliers = parameters.minimumOutlierProbability
+        } else if outliers > parameters.maximumOutlierProbability {
+            outliers = parameters.maximumOutlierProbability
+        }
+    }
+
     /// The probability of leaving a model within `dt` at switching `rate`: 1 − e^(−rate·dt).
     /// For the usual small rate·dt (0.01 at 0.1 /s and 100 ms) a 6-term series is exact to
     /// 1e-13 relative and saves a libm call per model per sample.
@@ -419,6 +474,7 @@ public struct IMMFilter: RangeFilter {
         rate = nil
         noise = parameters.measurementNoise * parameters.measurementNoise
         noiseSamples = 0
+        outliers = parameters.outlierProbability
         previousTime = -Double.infinity
         olderTime = -Double.infinity
         lastInlierProbability = 1
