@@ -14,6 +14,8 @@ import NearbyConfig
             Array("[zones]\nboundaries = [1.0, 2.5]\nnames = [\"a\", \"b\", \"c\"]\n".utf8),
             Array("[[hook]]\non = \"enter\"\nzone = \"near\"\nrun = [\"/bin/true\"]\n".utf8),
             Array("[transports]\nuwb = \"tcp:127.0.0.1:7000\"\nble = \"tcp-client:127.0.0.1:5000\"\n".utf8),
+            // Deliberately invalid: the IMM keys removed in issue 27 (a rejection naming what replaced them).
+            Array("[filter.imm]\ngate = 4.0\nrelock_count = 4\noutlier_time = 60.0\n".utf8),
         ]
     }
 
