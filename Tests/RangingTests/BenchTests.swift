@@ -285,11 +285,11 @@ import Testing
     }
 
     /// The goal of `specs/filters.md` §6 on every bundled trace, exactly as documented there
-    /// (§6.10): met everywhere but on `nlos_h100_6m` (1.11× ema's debiased RMSE, an unlucky first
+    /// (§6.11): met everywhere but on `nlos_h100_6m` (1.11× ema's debiased RMSE, an unlucky first
     /// sample), on the teleport step (held 0.5 s), by the lag of the drone traces and the slow
-    /// 100 Hz trolley (within the lag metric's resolution there), by 1.044× on `loiter_tag_a2`, and
-    /// on the held-out 2 Hz Labyrinth robot (ratio up to 1.095×, lag up to raw + 0.12 s, 4 flaps on
-    /// `a108` where a baseline has none).
+    /// 100 Hz trolley (within the lag metric's resolution there), by 1.036× on `loiter_tag_a2`, and
+    /// on the held-out 2 Hz Labyrinth robot (ratio up to 1.093×, lag up to raw + 0.07 s, 3 flaps on
+    /// `a108` where a baseline has none; before the learned outlier share: 1.095×, + 0.12 s, 4).
     @Test func theDefaultMeetsItsGoalOnTheBundledTracesAsDocumented() async throws {
         let traces = ["los_h100_2m", "los_h100_4m", "los_h100_6m", "los_h100_8m", "los_h100_10m"].map { "data/hanyang/static/\($0).csv" }
             + ["nlos_h100_4m", "nlos_h100_6m", "nlos_h100_8m", "nlos_h100_10m"].map { "data/hanyang/static/\($0).csv" }
@@ -330,8 +330,8 @@ import Testing
                 #expect(row.result.zoneFlaps == 0)
             case let trace where trace.hasPrefix("data/labyrinth/"):
                 #expect(row.isHeldOut)
-                #expect(row.ratio < 1.1 && lagExcess < 0.15, "\(trace) \(row.misses)")
-                #expect(row.result.zoneFlaps <= (trace.hasSuffix("a108.csv") ? 4 : 0), "\(trace) \(row.misses)")
+                #expect(row.ratio < 1.1 && lagExcess < 0.08, "\(trace) \(row.misses)")
+                #expect(row.result.zoneFlaps <= (trace.hasSuffix("a108.csv") ? 3 : 0), "\(trace) \(row.misses)")
                 #expect(row.result.zoneLatency! - row.raw!.zoneLatency! <= 0.1)
             default:
                 #expect(row.misses.isEmpty, "\(row.trace): \(row.misses)")
