@@ -126,14 +126,15 @@ public struct IMMFilter: RangeFilter {
             self.initialRateNoise = initialRateNoise > 0 ? initialRateNoise : 1
         }
 
-        /// Chosen on the tuning data (see `specs/filters.md` §6.10). Distance: σ from 0.05 m (at
-        /// least) to 0.1 m (at most: a wider range lets the motion between 2 Hz samples count as
-        /// noise and lags), learned over 3 s; still 1e-5 m²/s, moving 1 m²/s³; switching
+        /// Chosen on the tuning data (see `specs/filters.md` §6.10 and §6.11). Distance: σ from
+        /// 0.05 m (at least) to 0.1 m (at most: a wider range lets the motion between 2 Hz samples
+        /// count as noise and lags), learned over 3 s; still 1e-5 m²/s, moving 1 m²/s³; switching
         /// 0.1 /s both ways; P(still) 0.9 at start; NLoS ×3; outliers 5 % at start, learned over
         /// 60 s within 5–10 %, spread over 2 m; re-lock after 0.5 s of outliers within 0.5 m of
-        /// each other; initial rate σ 1 m/s. Angles (not tuned: no public trace with angles and truth was available): σ 5° to
-        /// 10°, still 0.1 °²/s, moving 10⁴ °²/s³ (the distance values scaled by (5° / 0.05 m)²),
-        /// outliers spread over 180°, re-lock spread 20°, initial rate σ 30 °/s.
+        /// each other; initial rate σ 1 m/s. Angles (not tuned: no public trace with angles and
+        /// truth was available): σ 5° to 10°, still 0.1 °²/s, moving 10⁴ °²/s³ (the distance
+        /// values scaled by (5° / 0.05 m)²), the same outlier share, outliers spread over 180°,
+        /// re-lock spread 20°, initial rate σ 30 °/s.
         public static func standard(for domain: FilterDomain) -> Parameters {
             switch domain {
             case .distance:
