@@ -15,6 +15,9 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+    /// How many subscribers there are (kept with `state`): ``yield(_:)`` with none returns
+    /// without taking the lock or building the event.
+    private let subscribers = Atomic<Int>(0)
     private let defaultLimit: Int
 
     /// Creates a broadcaster.
@@ -32,6 +35,7 @@ public final class Broadcaster<Element: Sendable>: Sendable {
             let id = state.nextID
             state.nextID += 1
             state.subscribers[id] = continuation
+            subscribers.store(state.subscribers.count, ordering: .relaxed)
             return id
         }
         guard let id else {
@@ -39,7 +43,10 @@ public final class Broadcaster<Element: Sendable>: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            self?.state.withLock { state in
+                state.subscribers.removeValue(forKey: id)
+                self?.subscribers.store(state.subscribers.count, ordering: .relaxed)
+            }
         }
         return stream
     }
@@ -47,9 +54,13 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     /// Number of live subscribers.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
-    /// Delivers `element` to every current subscriber.
-    public func yield(_ element: Element) {
+    /// Delivers `element` to every current subscriber; with none, `element` is not even built
+    /// (producers announce every packet and round, mostly to nobody).
+    public func yield(_ element: @autoclosure () -> Element) {
+        guard subscribers.load(ordering: .relaxed) > 0 else { return }
         let targets = state.withLock { Array($0.subscribers.values) }
+        guard !targets.isEmpty else { return }
+        let element = element()
         for continuation in targets { continuation.yield(element) }
     }
 
@@ -57,7 +68,10 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     public func finish() {
         let targets = state.withLock { state -> [AsyncStream<Element>.Continuation] in
             state.finished = true
-            defer { state.subscribers.removeAll() }
+            defer {
+                state.subscribers.removeAll()
+                subscribers.store(0, ordering: .relaxed)
+            }
             return Array(state.subscribers.values)
         }
         for continuation in targets { continuation.finish() }

@@ -1,18 +1,71 @@
 public import UCI
 
 extension VirtualUWBS {
-    /// ACTIVE sessions whose next round (controller) or reception check (controlee) is due at
-    /// or before `time`, with that due time and when the session's last round ran.
-    func dueRounds(upTo time: Double) -> [(token: UInt32, due: Double, isController: Bool, lastRound: Double)] {
-        orderedSessions.compactMap { session in
-            guard session.state == .active, let due = session.nextRoundTime, due <= time else { return nil }
-            return (session.token, due, session.isController, session.lastRoundTime)
+    /// A round (controller) or reception check (controlee) that is due.
+    struct DueRound {
+        /// The session's token.
+        var token: UInt32
+        /// When it is due, world time.
+        var due: Double
+        /// 0 for a controller's round, 1 for a controlee's check (controllers go first).
+        var rank: Int
+        /// When the session's last round ran (sessions due at once take turns).
+        var lastRound: Double
+        /// The session's creation order on its device.
+        var order: Int
+
+        /// Runs before `other` by due time, then rank, then the least recent last round.
+        func precedes(_ other: DueRound) -> Bool {
+            (due, rank, lastRound) < (other.due, other.rank, other.lastRound)
         }
     }
 
-    /// The earliest due time of any ACTIVE session.
-    var nextDueTime: Double? {
-        sessions.values.compactMap { $0.state == .active ? $0.nextRoundTime : nil }.min()
+    /// Of the ACTIVE sessions whose next round (controller) or reception check (controlee) is
+    /// due at or before `time`, the one to run first: ``DueRound/precedes(_:)``, then creation
+    /// order. The scheduler asks this once per device and round, so it sorts and allocates
+    /// nothing, and reads the sessions' fields in place.
+    ///
+    /// `mutating` only so the caller's device is accessed in place: called on a device's stored
+    /// state, a non-mutating method works on a copy of the whole UWBS. It changes nothing.
+    mutating func earliestDueRound(upTo time: Double) -> DueRound? {
+        var best: DueRound?
+        for index in sessions.indices {
+            guard sessions.values[index].state == .active, let due = sessions.values[index].nextRoundTime, due <= time
+            else { continue }
+            let round = DueRound(
+                token: sessions.values[index].token, due: due, rank: sessions.values[index].isController ? 0 : 1,
+                lastRound: sessions.values[index].lastRoundTime, order: sessions.values[index].order)
+            if let current = best, !round.precedes(current), current.precedes(round) || current.order < round.order { continue }
+            best = round
+        }
+        return best
+    }
+
+    /// The earliest due time of any ACTIVE session. `mutating` for the reason
+    /// ``earliestDueRound(upTo:)`` is; it changes nothing.
+    mutating func nextDueTime() -> Double? {
+        var earliest: Double?
+        for index in sessions.indices where sessions.values[index].state == .active {
+            guard let due = sessions.values[index].nextRoundTime else { continue }
+            if let current = earliest, current <= due { continue }
+            earliest = due
+        }
+        return earliest
+    }
+
+    /// The ACTIVE sessions with session ID `id` and DEVICE_MAC_ADDRESS `address`, in creation
+    /// order (usually one; none on most devices).
+    /// `mutating` for the reason ``earliestDueRound(upTo:)`` is; it changes nothing.
+    mutating func activeSessions(id: UInt32, address: UCIMACAddress) -> [VirtualSession] {
+        var found: [VirtualSession] = []
+        for index in sessions.indices
+        where sessions.values[index].id == id && sessions.values[index].state == .active
+            && sessions.values[index].configuration.deviceMACAddress == address
+        {
+            found.append(sessions.values[index])
+        }
+        if found.count > 1 { found.sort { $0.order < $1.order } }
+        return found
     }
 
     func session(token: UInt32) -> VirtualSession? { sessions[token] }

@@ -55,15 +55,16 @@ struct VirtualUWBSTimeline: Sendable {
         firstPairing = nil
     }
 
-    /// Scenario time of a paired round of `session` (any key naming the session) at `time`,
-    /// starting the scenario's clock when ``scenarioStart`` says so; 0 before.
-    mutating func startScenarioIfNeeded(at time: Double, session: String) -> Double {
+    /// Scenario time of a paired round of `session` (any key naming the session, made only
+    /// while the clock waits for sessions) at `time`, starting the scenario's clock when
+    /// ``scenarioStart`` says so; 0 before.
+    mutating func startScenarioIfNeeded(at time: Double, session: @autoclosure () -> String) -> Double {
         if scenarioEpoch == nil {
             switch scenarioStart {
             case .worldCreation: break
             case .firstRanging: scenarioEpoch = time
             case .pairedSessions(let count, let maximumWait):
-                pairedSessions.insert(session)
+                pairedSessions.insert(session())
                 let first = firstPairing ?? time
                 firstPairing = first
                 if pairedSessions.count >= count || time - first >= maximumWait { scenarioEpoch = time }

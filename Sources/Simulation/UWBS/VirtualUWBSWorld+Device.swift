@@ -1,7 +1,9 @@
 extension VirtualUWBSWorld {
     /// One device of the world, as the registry keeps it: its UCI state machine, where its
-    /// packets go, its pump and its place.
-    struct Device {
+    /// packets go, its pump and its place. A class, owned by the world's actor: the scheduler
+    /// reads every device at every round, and copying a struct this size (and releasing its
+    /// copy) cost more than the round itself.
+    final class Device {
         let id: VirtualUWBSDeviceID
         var name: String
         var uwbs: VirtualUWBS
@@ -18,5 +20,24 @@ extension VirtualUWBSWorld {
         var spawnedBy: (device: VirtualUWBSDeviceID, sessionID: UInt32)?
         /// The device's one radio: busy with session `token`'s round until `until` (world time).
         var radio: (until: Double, token: UInt32)?
+
+        init(
+            id: VirtualUWBSDeviceID, name: String, uwbs: VirtualUWBS, output: VirtualUWBSOutput? = nil,
+            inbox: VirtualUWBSInbox? = nil, pump: Task<Void, Never>? = nil, generation: UInt64,
+            placement: VirtualUWBSPlacement, peerScenario: Scenario? = nil, isPeer: Bool,
+            spawnedBy: (device: VirtualUWBSDeviceID, sessionID: UInt32)? = nil
+        ) {
+            self.id = id
+            self.name = name
+            self.uwbs = uwbs
+            self.output = output
+            self.inbox = inbox
+            self.pump = pump
+            self.generation = generation
+            self.placement = placement
+            self.peerScenario = peerScenario
+            self.isPeer = isPeer
+            self.spawnedBy = spawnedBy
+        }
     }
 }

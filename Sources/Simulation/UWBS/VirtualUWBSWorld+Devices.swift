@@ -40,6 +40,7 @@ extension VirtualUWBSWorld {
         devices[id] = Device(
             id: id, name: name, uwbs: uwbs, output: output, inbox: inbox, pump: pump, generation: generation,
             placement: placement, isPeer: false)
+        devicesInOrder = devices.keys.sorted().compactMap { devices[$0] }
         broadcaster.yield(.deviceAttached(id, name: name, isPeer: false))
         handle(power, from: id)
         ensureScheduler()
@@ -51,6 +52,7 @@ extension VirtualUWBSWorld {
     /// is told (the in-process stream ends with `disconnected`, a TCP connection is closed).
     func detach(_ id: VirtualUWBSDeviceID, reason: String, hangUp: Bool) {
         guard let device = devices.removeValue(forKey: id) else { return }
+        devicesInOrder = devices.keys.sorted().compactMap { devices[$0] }
         device.pump?.cancel()
         device.inbox?.finish()
         if hangUp { device.output?.hangUp(reason) }
@@ -106,6 +108,7 @@ extension VirtualUWBSWorld {
         devices[id] = Device(
             id: id, name: name, uwbs: uwbs, generation: 0, placement: place, peerScenario: peer.scenario, isPeer: true,
             spawnedBy: spawnedBy.map { (device: $0.0, sessionID: $0.1) })
+        devicesInOrder = devices.keys.sorted().compactMap { devices[$0] }
         broadcaster.yield(.deviceAttached(id, name: name, isPeer: true))
         if let reaction = devices[id]?.uwbs.startPeerSession(id: peer.sessionID, configuration: peer.sessionConfiguration, at: now) {
             handle(reaction, from: id)

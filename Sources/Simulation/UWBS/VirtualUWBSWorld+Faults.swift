@@ -8,16 +8,14 @@ extension VirtualUWBSWorld {
     ///   ``VirtualUWBSFault/stopSession(id:reason:)`` without such an ACTIVE session;
     ///   `invalidParameter` for a negative count or delay.
     public func inject(_ fault: VirtualUWBSFault, into id: VirtualUWBSDeviceID) throws(VirtualUWBSError) {
-        guard var device = devices[id] else { throw unknownDevice(id) }
+        guard let device = devices[id] else { throw unknownDevice(id) }
         broadcaster.yield(.fault(id, fault))
         switch fault {
         case .deviceError:
             let reaction = device.uwbs.fail()
-            devices[id] = device
             handle(reaction, from: id)
         case .stopSession(let sessionID, let reason):
             let reaction = try device.uwbs.stopSession(id: sessionID, reason: reason)
-            devices[id] = device
             handle(reaction, from: id)
         case .radioSilence(let on):
             faults.setSilent(id, on)

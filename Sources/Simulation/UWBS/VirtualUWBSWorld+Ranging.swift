@@ -6,7 +6,7 @@ extension VirtualUWBSWorld {
     /// One due round of one session: a controller ranges with every DST address; a controlee
     /// checks whether a controller reached it.
     func runRound(device id: VirtualUWBSDeviceID, token: UInt32, at time: Double) {
-        guard let device = devices[id], let session = device.uwbs.session(token: token) else { return }
+        guard let session = devices[id]?.uwbs.session(token: token) else { return }
         guard session.isController else {
             let served = session.servedSinceCheck
             guard let reaction = devices[id]?.uwbs.checkReception(token, at: time) else { return }
@@ -138,12 +138,11 @@ extension VirtualUWBSWorld {
     private func findPeer(
         for session: VirtualSession, on id: VirtualUWBSDeviceID, address: UCIMACAddress
     ) -> (id: VirtualUWBSDeviceID, token: UInt32)? {
-        for peerID in devices.keys.sorted() where peerID != id {
-            guard let peer = devices[peerID], !faults.isSilent(peerID) else { continue }
-            for candidate in peer.uwbs.orderedSessions
-            where candidate.state == .active && candidate.id == session.id
-                && candidate.configuration.deviceMACAddress == address
-            {
+        for peer in devicesInOrder where peer.id != id {
+            let peerID = peer.id
+            guard !faults.isSilent(peerID) else { continue }
+            let candidates = peer.uwbs.activeSessions(id: session.id, address: address)
+            for candidate in candidates {
                 if let reason = RangingCompatibility.mismatch(session.configuration, candidate.configuration) {
                     let key = "\(id)|\(session.id)|\(address)|\(peerID)"
                     if reportedMismatches.insert(key).inserted {

@@ -55,7 +55,13 @@ extension VirtualUWBSWorld {
     func wakeScheduler() { scheduler.wake() }
 
     private func nextDueTime() -> Double? {
-        devices.values.compactMap(\.uwbs.nextDueTime).min()
+        var earliest: Double?
+        for device in devicesInOrder {
+            guard let due = device.uwbs.nextDueTime() else { continue }
+            if let current = earliest, current <= due { continue }
+            earliest = due
+        }
+        return earliest
     }
 
     /// Runs every round due at or before `target`, earliest first; at equal times controllers
@@ -65,18 +71,17 @@ extension VirtualUWBSWorld {
         var guardCount = 0
         while guardCount < 1_000_000 {
             guardCount += 1
-            var best: (due: Double, rank: Int, lastRound: Double, id: VirtualUWBSDeviceID, token: UInt32)?
-            for id in devices.keys.sorted() {
-                guard let device = devices[id] else { continue }
-                for round in device.uwbs.dueRounds(upTo: target) {
-                    let rank = round.isController ? 0 : 1
-                    if let current = best, (current.due, current.rank, current.lastRound) <= (round.due, rank, round.lastRound) { continue }
-                    best = (round.due, rank, round.lastRound, id, round.token)
-                }
+            // Devices in identifier order, each one's first due round (VirtualUWBS orders its
+            // own): the first device with the earliest round wins a tie.
+            var best: (round: VirtualUWBS.DueRound, id: VirtualUWBSDeviceID)?
+            for device in devicesInOrder {
+                guard let round = device.uwbs.earliestDueRound(upTo: target) else { continue }
+                if let current = best, !round.precedes(current.round) { continue }
+                best = (round, device.id)
             }
             guard let best else { return }
-            timeline.moveManualTime(to: best.due)
-            runRound(device: best.id, token: best.token, at: best.due)
+            timeline.moveManualTime(to: best.round.due)
+            runRound(device: best.id, token: best.round.token, at: best.round.due)
         }
         logger.error("more than a million ranging rounds were due at once; the scheduler stopped early")
     }

@@ -56,6 +56,10 @@ public actor VirtualUWBSWorld {
     // The device registry (VirtualUWBSWorld+Devices.swift).
     nonisolated let idCounter = Atomic<Int>(0)
     var devices: [VirtualUWBSDeviceID: Device] = [:]
+    /// `devices`' values in identifier order, kept by attach and detach: the scheduler and the
+    /// rounds visit devices in this order (sorting and looking up the keys at every round cost
+    /// more than the round).
+    var devicesInOrder: [Device] = []
     /// Counts attachments, so a pump of an earlier attachment of the same device stops.
     var generation: UInt64 = 0
     var isShutDown = false
