@@ -15,12 +15,25 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT_FLAGS  ?=
 # The release binary links the Swift standard library and Foundation in, so it runs on a machine
 # with no Swift toolchain (the .deb ships it).
-RELEASE_FLAGS := -c release --static-swift-stdlib --product nearby
+# Release link (specs/runtime.md §6.1, "What the binary keeps in memory"): every function in a
+# section of its own, laid out by lld in the order of packaging/nearby.order (the functions runs
+# execute, from callgrind: `make order-file`), so the code a run touches is a few contiguous MB
+# instead of pages scattered over 28 MB; relative relocations packed (DT_RELR, glibc >= 2.36)
+# instead of 120,000 RELA entries read and applied at every start. A catch when changing such
+# code-generation flags on an existing build: swift-frontend keeps an object whose LLVM IR hash is
+# unchanged (the .swift_modhash section), so -function-sections alone rewrites nothing; remove the
+# release *.swift.o files once to apply it.
+ORDER_FILE := packaging/nearby.order
+RELEASE_FLAGS := -c release --static-swift-stdlib --product nearby \
+  -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
+  -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
+  -Xlinker --symbol-ordering-file=$(CURDIR)/$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering \
+  -Xlinker --no-export-dynamic
 VERSION      := $(shell packaging/build-info.sh version)
 DEB_ARCH     := $(shell dpkg --print-architecture 2>/dev/null)
 DEB          := .build/deb/nearby_$(VERSION)_$(DEB_ARCH).deb
 
-.PHONY: all deps apt venv build release test test-packaging demo bench benchmarks clean help \
+.PHONY: all deps apt venv build release test test-packaging demo bench benchmarks clean help order-file \
         fuzz fuzz-build fuzz-smoke fuzz-seeds soak soak-short soak-faults test-loaded test-bluez \
         deb deb-check deb-ci docs perf perf-deps
 
@@ -36,6 +49,7 @@ help:
 	@echo "make deb-ci      CI's package check: the .deb from the test build (debug, static), lintian, deb-check"
 	@echo "make docs        render the libraries' DocC documentation (.build/docs, warnings fail)"
 	@echo "make perf        CPU per sample, RSS and latency histograms against the goals (specs/runtime.md)"
+	@echo "make order-file  the release link's function order (packaging/nearby.order) from callgrind runs"
 	@echo "make benchmarks  run Benchmarks/ (package-benchmark: throughput and mallocs)"
 	@echo "make fuzz        build the libFuzzer targets (Fuzz/) and run each for FUZZ_RUNS executions"
 	@echo "make soak        8 accessories at 100 Hz for SOAK_SECONDS (1 hour): counts, RSS, CPU"
@@ -88,6 +102,7 @@ build: apt
 DIST := .build/dist
 
 release: apt
+	@rm -f "$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/nearby"  # linked again: the order file may have changed
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	@mkdir -p $(DIST)
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path) && \
@@ -212,6 +227,13 @@ PERF_CC       ?= $(shell command -v cc || command -v clang || echo cc)
 perf: apt perf-deps release
 	@mkdir -p .build/perf && $(PERF_CC) -O2 -o .build/perf/floor Tests/Perf/floor.c
 	$(PYTHON) Tests/Perf/perf.py --nearby $(DIST)/nearby --floor .build/perf/floor --report $(PERF_REPORT) $(PERF_FLAGS)
+
+# The release link's function order (packaging/nearby.order): the functions the demo, the raw UWB
+# path and a replay execute, from callgrind on the release binary; then the binary linked again.
+order-file: apt release
+	$(call apt_install,valgrind binutils)
+	$(PYTHON) Tests/Perf/order-file.py --binary "$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/nearby"
+	$(MAKE) release
 
 benchmarks bench: apt
 	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
