@@ -95,6 +95,13 @@ depends=$(cd "$scratch" && dpkg-shlibdeps -O "$stage/usr/bin/nearby" 2> "$scratc
     exit 1
 }
 [ -n "$depends" ] || { echo "make-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# A binary with packed relocations (make release links with -z pack-relative-relocs) needs the
+# loader of glibc 2.36 (the GLIBC_ABI_DT_RELR version), which Debian's libc6 symbols file does not
+# name: say so, or an older libc would install it and refuse to start it.
+if readelf -V -W "$stage/usr/bin/nearby" | grep -q GLIBC_ABI_DT_RELR; then
+    depends=$(printf '%s' "$depends" | sed -E 's/libc6 \(>= 2\.(3[0-5]|[12][0-9])[^)]*\)/libc6 (>= 2.36)/')
+    printf '%s' "$depends" | grep -q 'libc6 (>= 2.36)' || depends="libc6 (>= 2.36), $depends"
+fi
 size=$(du -k -s --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@MAINTAINER@|$maintainer|" \
     -e "s|@SIZE@|$size|" -e "s|@DEPENDS@|$depends|" "$here/deb/control.in" > "$stage/DEBIAN/control"
