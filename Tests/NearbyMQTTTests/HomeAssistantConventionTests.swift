@@ -93,6 +93,11 @@ import Testing
         #expect(migrated < configured && configured < cleared, "migrate, then the device config, then clear")
 
         // States carry last_seen; a still accessory is published again at least every heartbeat.
+        // (The states follow the configs: on a loaded machine they may not have reached the
+        // watcher yet when the legacy config is seen cleared.)
+        try await watcher.wait("a state with last_seen") { recorder in
+            recorder.messages(on: "nearby/hall/\(level)/state").contains { (try? json($0))?["last_seen"] as? Double != nil }
+        }
         let states = try watcher.messages(on: "nearby/hall/\(level)/state").map(json)
         #expect(states.contains { $0["last_seen"] as? Double != nil })
         let times = states.compactMap { $0["t_s"] as? Double }
