@@ -281,10 +281,15 @@ DEB_CI     := $(DEB_CI_DIR)/$(notdir $(DEB))
 # The executable's own objects are compiled again for the static link and removed after it:
 # the Swift driver does not recompile them when only --static-swift-stdlib changes, and objects
 # carrying the static link's autolink entries (-lCoreFoundation) break the next dynamic link.
+# Every object the static build compiles (the executable's, and any module make docs left out of
+# date) carries static autolink entries (-l_FoundationCollections ...) that SwiftPM does not
+# recompile away: they are removed after it, so the next plain build compiles them again.
 deb-ci: apt
 	@bin=$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path) && rm -f $$bin/nearby.build/*.o && \
+	  mkdir -p $(DEB_CI_DIR) && touch $(DEB_CI_DIR)/.static-build-start && \
 	  $(SWIFT) build --static-swift-stdlib --product nearby $(SWIFT_FLAGS) && \
-	  mkdir -p $(DEB_CI_DIR) && cp $$bin/nearby $(DEB_CI_DIR)/nearby && rm -f $$bin/nearby.build/*.o $$bin/nearby
+	  cp $$bin/nearby $(DEB_CI_DIR)/nearby && \
+	  find $$bin/ -name '*.o' -newer $(DEB_CI_DIR)/.static-build-start -delete && rm -f $$bin/nearby
 	packaging/make-deb.sh $(DEB_CI_DIR)/nearby $(DEB_CI_DIR)
 	lintian --fail-on error $(DEB_CI)
 	packaging/deb-check.sh $(DEB_CI)
