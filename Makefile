@@ -102,7 +102,8 @@ build: apt
 DIST := .build/dist
 
 release: apt
-	@rm -f "$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/nearby"  # linked again: the order file may have changed
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path); \
+	  if [ $(ORDER_FILE) -nt "$$bin/nearby" ]; then rm -f "$$bin/nearby"; fi  # a newer order file: link again (SwiftPM does not see it)
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 	@mkdir -p $(DIST)
 	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path) && \

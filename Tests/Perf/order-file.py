@@ -24,8 +24,8 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TRACE = os.path.join(ROOT, 'data', 'lias', 'mid_a5_t0.csv')
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perf import ROOT, TRACE, start_sim  # noqa: E402  (the same simulator and trace as make perf)
 
 
 def callgrind(binary: str, arguments: list[str], work: str, name: str) -> list[str]:
@@ -47,13 +47,9 @@ def callgrind(binary: str, arguments: list[str], work: str, name: str) -> list[s
 
 def raw_path(binary: str, work: str) -> list[str]:
     """`nearby uwb range` (under callgrind) against `nearby sim uwbs` (not measured) over TCP."""
-    sim = subprocess.Popen([binary, 'sim', 'uwbs', '--listen', '127.0.0.1:0', '--auto-peers'],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    sim, port = start_sim(binary)
     try:
-        match = re.search(r'listening on \S*:(\d+)', sim.stdout.readline())
-        if not match:
-            raise SystemExit('order-file: nearby sim uwbs did not say its port')
-        return callgrind(binary, ['uwb', 'range', '--device', f'tcp:127.0.0.1:{match.group(1)}', '--session-id', '42',
+        return callgrind(binary, ['uwb', 'range', '--device', f'tcp:127.0.0.1:{port}', '--session-id', '42',
                                   '--interval-ms', '50', '--json', '--count', '40'], work, 'raw')
     finally:
         sim.kill()

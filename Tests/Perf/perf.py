@@ -132,8 +132,9 @@ def wait_child(process: subprocess.Popen) -> tuple[float, int]:
 
 # -- raw UWB path ---------------------------------------------------------------------------
 
-def start_sim() -> tuple[subprocess.Popen, int]:
-    sim = subprocess.Popen([NEARBY, 'sim', 'uwbs', '--listen', '127.0.0.1:0', '--auto-peers'],
+def start_sim(nearby: str | None = None) -> tuple[subprocess.Popen, int]:
+    """`nearby sim uwbs` on a free loopback port (the given binary, else --nearby's): (process, port)."""
+    sim = subprocess.Popen([nearby or NEARBY, 'sim', 'uwbs', '--listen', '127.0.0.1:0', '--auto-peers'],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     first = sim.stdout.readline()
     match = re.search(r'listening on \S*:(\d+)', first)
