@@ -76,7 +76,10 @@ import Testing
                 },
                 truthRoom: { time in Self.at(rows, time)?.0.room }, leave: leave)
             print("house figures \(id): \(score)")
-            #expect(score.p95 <= 0.30, "\(id): \(score)")
+            // The figure is the house's (both accessories, below); one accessory's p95 over its
+            // ~116 published positions is their 6th worst and moves with which instants the 2 Hz
+            // publishing catches in seed 7's NLoS episodes (0.16-0.31 m between runs).
+            #expect(score.p95 <= 0.40, "\(id): \(score)")
             #expect(score.roomShare >= 0.97, "\(id): \(score)")
             #expect(score.flaps == 0, "\(id): \(score)")
             #expect(score.crossings >= 4, "\(id): \(score)")
@@ -89,6 +92,7 @@ import Testing
             all.flaps += score.flaps
         }
         print("house figures, both accessories: \(all)")
+        #expect(all.p95 <= 0.30, "both accessories: \(all)")
 
         // What Home Assistant sees: retained positions, the house's devices, the MQTT Room feed.
         let late = try MQTTRecorder(try mqttConfiguration(broker.url(), id: "late"), subscribe: ["nearby/house/#", "homeassistant/device/#"])
