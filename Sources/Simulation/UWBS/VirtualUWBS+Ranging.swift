@@ -41,12 +41,19 @@ extension VirtualUWBS {
         return best
     }
 
-    /// The earliest due time of any ACTIVE session. `mutating` for the reason
-    /// ``earliestDueRound(upTo:)`` is; it changes nothing.
+    /// The earliest time at which an ACTIVE session can do something observable: its next
+    /// round (controller) or reception check (controlee), but for a controlee already served
+    /// since its last check the check after next: the check due then only moves its schedule
+    /// (``checkReception(_:at:)`` reports nothing for a served session), so the real-time
+    /// scheduler need not wake for it; it runs, in order, at the next wake-up, before any round
+    /// due after it. `mutating` for the reason ``earliestDueRound(upTo:)`` is; it changes nothing.
     mutating func nextDueTime() -> Double? {
         var earliest: Double?
         for index in sessions.indices where sessions.values[index].state == .active {
-            guard let due = sessions.values[index].nextRoundTime else { continue }
+            guard var due = sessions.values[index].nextRoundTime else { continue }
+            if sessions.values[index].servedSinceCheck, !sessions.values[index].isController {
+                due += sessions.values[index].interval
+            }
             if let current = earliest, current <= due { continue }
             earliest = due
         }
