@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+public import Synchronization
 
 /// Lines for a file descriptor (standard output), gathered and written with one `write(2)` per
 /// burst: the writer of a run appends every line an event makes and calls ``flush()`` once the
@@ -20,16 +20,19 @@ public final class LineWriter: Sendable {
     /// Bytes that make ``append(_:)`` write at once.
     public let flushThreshold: Int
 
-    private struct State {
-        var buffer: [UInt8] = []
+    @usableFromInline
+    struct State {
+        @usableFromInline var buffer: [UInt8] = []
         /// Read times (``LatencyProbe/monotonicNow()``) of the updates in `buffer`, when a probe runs.
-        var stamps: [Double] = []
-        var broken = false
+        @usableFromInline var stamps: [Double] = []
+        @usableFromInline var broken = false
+
+        @usableFromInline init() {}
     }
 
-    private let state: Mutex<State>
+    @usableFromInline let state: Mutex<State>
     private let brokenPipe: @Sendable () -> Void
-    private let probe: LatencyProbe?
+    @usableFromInline let probe: LatencyProbe?
 
     /// A writer for `descriptor`.
     /// - Parameters:
@@ -66,6 +69,10 @@ public final class LineWriter: Sendable {
     ///   - readAt: the read time of the sample whose update this is (for the latency
     ///     probe), `nil` for other lines.
     ///   - body: appends to the buffer; its result is returned.
+    ///
+    /// `@inlinable`: called once per line from other modules, it is specialized there for the
+    /// body's result type instead of going through generic metadata per call.
+    @inlinable
     public func withBuffer<Result>(readAt: Double? = nil, _ body: (inout [UInt8]) -> Result) -> Result {
         state.withLock { state in
             let result = body(&state.buffer)
@@ -83,7 +90,8 @@ public final class LineWriter: Sendable {
         }
     }
 
-    private func writeOut(_ state: inout State) {
+    @usableFromInline
+    func writeOut(_ state: inout State) {
         defer {
             state.buffer.removeAll(keepingCapacity: true)
         }

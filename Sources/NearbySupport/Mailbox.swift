@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A bounded many-producer, single-consumer FIFO queue: the inbox of a session's state machine
 /// and the output queue of a run. Producers ``post(_:droppable:)`` from any task or thread
@@ -14,17 +14,24 @@ import Synchronization
 /// Once warmed up, posting and receiving do not allocate (the buffers keep their capacity).
 /// Cancelling the receiving task ends the mailbox for good (``receive()`` returns `nil` from then
 /// on, as after ``finish()`` once it is drained).
+///
+/// ``post(_:droppable:)`` is `@inlinable` (and so are the internals it reaches): called once or
+/// twice per range sample from other modules, it is specialized for their element type there
+/// instead of going through generic metadata at every call (specs/runtime.md §6.1).
 public final class Mailbox<Element: Sendable>: Sendable {
-    private struct Lane {
-        var elements: [(sequence: UInt64, element: Element)] = []
-        var head = 0
+    @usableFromInline
+    struct Lane {
+        @usableFromInline var elements: [(sequence: UInt64, element: Element)] = []
+        @usableFromInline var head = 0
 
-        var count: Int { elements.count - head }
-        var first: (sequence: UInt64, element: Element)? { head < elements.count ? elements[head] : nil }
+        @inlinable init() {}
 
-        mutating func append(_ element: Element, sequence: UInt64) { elements.append((sequence, element)) }
+        @inlinable var count: Int { elements.count - head }
+        @inlinable var first: (sequence: UInt64, element: Element)? { head < elements.count ? elements[head] : nil }
 
-        mutating func removeFirst() -> Element {
+        @inlinable mutating func append(_ element: Element, sequence: UInt64) { elements.append((sequence, element)) }
+
+        @inlinable mutating func removeFirst() -> Element {
             let element = elements[head].element
             head += 1
             if head == elements.count {
@@ -38,19 +45,22 @@ public final class Mailbox<Element: Sendable>: Sendable {
         }
     }
 
-    private struct State {
-        var droppable = Lane()
-        var kept = Lane()
-        var sequence: UInt64 = 0
-        var dropped = 0
-        var refused = 0
-        var waiter: CheckedContinuation<Element?, Never>?
-        var cancelled = false
-        var finished = false
+    @usableFromInline
+    struct State {
+        @usableFromInline var droppable = Lane()
+        @usableFromInline var kept = Lane()
+        @usableFromInline var sequence: UInt64 = 0
+        @usableFromInline var dropped = 0
+        @usableFromInline var refused = 0
+        @usableFromInline var waiter: CheckedContinuation<Element?, Never>?
+        @usableFromInline var cancelled = false
+        @usableFromInline var finished = false
 
-        var isEmpty: Bool { droppable.count == 0 && kept.count == 0 }
+        @inlinable init() {}
 
-        mutating func takeFirst() -> Element? {
+        @inlinable var isEmpty: Bool { droppable.count == 0 && kept.count == 0 }
+
+        @inlinable mutating func takeFirst() -> Element? {
             switch (droppable.first, kept.first) {
             case (nil, nil): return nil
             case (.some, nil): return droppable.removeFirst()
@@ -62,7 +72,7 @@ public final class Mailbox<Element: Sendable>: Sendable {
 
     /// The most droppable elements that wait at once.
     public let capacity: Int
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
 
     /// Creates a mailbox holding at most `capacity` droppable elements (at least 1).
     public init(capacity: Int = 1024) {
@@ -74,7 +84,7 @@ public final class Mailbox<Element: Sendable>: Sendable {
     /// the receiver was cancelled (a droppable one is then counted in ``refusedCount``).
     /// - Returns: `false` if an element was dropped to make room (an ignored one is not a drop:
     ///   the receiver is gone, and whoever stopped it accounts for ``refusedCount``).
-    @discardableResult
+    @inlinable @discardableResult
     public func post(_ element: Element, droppable: Bool = false) -> Bool {
         let (waiter, dropped): (CheckedContinuation<Element?, Never>?, Bool) = state.withLock { state in
             guard !state.finished, !state.cancelled else {
