@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// Fans one stream of events out to any number of subscribers, each an `AsyncStream`.
 ///
@@ -8,16 +8,19 @@ import Synchronization
 /// buffers up to its `bufferingNewest` limit and then drops its oldest events (never blocks the
 /// producer).
 public final class Broadcaster<Element: Sendable>: Sendable {
-    private struct State {
-        var subscribers: [UInt64: AsyncStream<Element>.Continuation] = [:]
-        var nextID: UInt64 = 0
-        var finished = false
+    @usableFromInline
+    struct State {
+        @usableFromInline var subscribers: [UInt64: AsyncStream<Element>.Continuation] = [:]
+        @usableFromInline var nextID: UInt64 = 0
+        @usableFromInline var finished = false
+
+        @inlinable init() {}
     }
 
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
     /// How many subscribers there are (kept with `state`): ``yield(_:)`` with none returns
     /// without taking the lock or building the event.
-    private let subscribers = Atomic<Int>(0)
+    @usableFromInline let subscribers = Atomic<Int>(0)
     private let defaultLimit: Int
 
     /// Creates a broadcaster.
@@ -56,9 +59,20 @@ public final class Broadcaster<Element: Sendable>: Sendable {
 
     /// Delivers `element` to every current subscriber; with none, `element` is not even built
     /// (producers announce every packet and round, mostly to nobody).
+    ///
+    /// `@inlinable`: called per packet and round from other modules, specialized there.
+    @inlinable
     public func yield(_ element: @autoclosure () -> Element) {
         guard subscribers.load(ordering: .relaxed) > 0 else { return }
-        let targets = state.withLock { Array($0.subscribers.values) }
+        // One subscriber (the usual case) is yielded to without building an array.
+        let (single, targets): (AsyncStream<Element>.Continuation?, [AsyncStream<Element>.Continuation]) = state.withLock { state in
+            if state.subscribers.count == 1, let only = state.subscribers.first { return (only.value, []) }
+            return (nil, Array(state.subscribers.values))
+        }
+        if let single {
+            single.yield(element())
+            return
+        }
         guard !targets.isEmpty else { return }
         let element = element()
         for continuation in targets { continuation.yield(element) }

@@ -15,8 +15,8 @@ public import Synchronization
 /// Cancelling the receiving task ends the mailbox for good (``receive()`` returns `nil` from then
 /// on, as after ``finish()`` once it is drained).
 ///
-/// ``post(_:droppable:)`` is `@inlinable` (and so are the internals it reaches): called once or
-/// twice per range sample from other modules, it is specialized for their element type there
+/// Every method is `@inlinable` (and so are the internals they reach): posting and receiving
+/// happen per range sample in other modules, which specialize them for their element type
 /// instead of going through generic metadata at every call (specs/runtime.md §6.1).
 public final class Mailbox<Element: Sendable>: Sendable {
     @usableFromInline
@@ -116,10 +116,10 @@ public final class Mailbox<Element: Sendable>: Sendable {
     /// How many droppable elements were ignored because they came after ``finish()`` or after
     /// the receiver was cancelled: never queued, never received (a session that stops counts
     /// the samples that arrived while it was closing).
-    public var refusedCount: Int { state.withLock { $0.refused } }
+    @inlinable public var refusedCount: Int { state.withLock { $0.refused } }
 
     /// Ends the mailbox: what waits is still received, then ``receive()`` returns `nil`.
-    public func finish() {
+    @inlinable public func finish() {
         let waiter: CheckedContinuation<Element?, Never>? = state.withLock { state in
             state.finished = true
             defer { state.waiter = nil }
@@ -130,7 +130,7 @@ public final class Mailbox<Element: Sendable>: Sendable {
 
     /// Takes every element that waits now, in posting order, without waiting (a receiver that
     /// stops early accounts for what it will never read).
-    public func takeAll() -> [Element] {
+    @inlinable public func takeAll() -> [Element] {
         state.withLock { state in
             var taken: [Element] = []
             while let element = state.takeFirst() { taken.append(element) }
@@ -139,16 +139,16 @@ public final class Mailbox<Element: Sendable>: Sendable {
     }
 
     /// How many droppable elements were dropped so far.
-    public var droppedCount: Int { state.withLock { $0.dropped } }
+    @inlinable public var droppedCount: Int { state.withLock { $0.dropped } }
 
     /// How many elements wait.
-    public var count: Int { state.withLock { $0.droppable.count + $0.kept.count } }
+    @inlinable public var count: Int { state.withLock { $0.droppable.count + $0.kept.count } }
 
     /// Waits for at least one element, then moves every element waiting (at most `limit`) into
     /// `batch`, in posting order, under one lock: a consumer handles a burst and writes once.
     /// - Returns: `false` (and `batch` unchanged) once the mailbox is finished and drained, or the
     ///   receiving task was cancelled.
-    public func receive(into batch: inout [Element], limit: Int = .max) async -> Bool {
+    @inlinable public func receive(into batch: inout [Element], limit: Int = .max) async -> Bool {
         guard let first = await receive() else { return false }
         batch.append(first)
         guard limit > 1 else { return true }
@@ -164,7 +164,7 @@ public final class Mailbox<Element: Sendable>: Sendable {
 
     /// The next element in posting order, waiting for one; `nil` once the mailbox is finished
     /// and drained, or the receiving task was cancelled.
-    public func receive() async -> Element? {
+    @inlinable public func receive() async -> Element? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
                 let ready: Element?? = state.withLock { state in
@@ -190,9 +190,12 @@ public final class Mailbox<Element: Sendable>: Sendable {
 extension Mailbox: AsyncSequence {
     /// Iterates ``receive()`` until it returns `nil` (single consumer).
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let mailbox: Mailbox
-        public mutating func next() async -> Element? { await mailbox.receive() }
+        @usableFromInline let mailbox: Mailbox
+        @inlinable init(mailbox: Mailbox) { self.mailbox = mailbox }
+        /// The next element (``Mailbox/receive()``).
+        @inlinable public mutating func next() async -> Element? { await mailbox.receive() }
     }
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(mailbox: self) }
+    /// An iterator over the elements (single consumer).
+    @inlinable public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(mailbox: self) }
 }

@@ -29,12 +29,16 @@ public final class StatusBoard: Sendable {
     public func apply(_ event: NearbySessionEvent) -> AccessoryStatus? {
         guard let identity = event.accessory else { return nil }
         return state.withLock { state in
-            if state.statuses[identity.id] == nil {
-                state.order.append(identity.id)
-                state.statuses[identity.id] = AccessoryStatus(identity: identity)
+            // One hash of the ID per event (this runs for every update).
+            if let index = state.statuses.index(forKey: identity.id) {
+                state.statuses.values[index].apply(event)
+                return state.statuses.values[index]
             }
-            state.statuses[identity.id]!.apply(event)
-            return state.statuses[identity.id]
+            var status = AccessoryStatus(identity: identity)
+            status.apply(event)
+            state.order.append(identity.id)
+            state.statuses[identity.id] = status
+            return status
         }
     }
 
