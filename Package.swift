@@ -59,11 +59,13 @@ let package = Package(
         .systemLibrary(
             name: "CBluetooth", pkgConfig: "bluez",
             providers: [.apt(["libbluetooth-dev"])]),
+        // Headers only, not linked: MQTT and BlueZ open libmosquitto.so.1 / libsystemd.so.0 with
+        // dlopen at first use (MosquittoLibrary.swift, SDBusLibrary.swift; specs/runtime.md §6.1).
         .systemLibrary(
-            name: "CMosquitto", pkgConfig: "libmosquitto",
+            name: "CMosquitto",
             providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(
-            name: "CSDBus", pkgConfig: "libsystemd",
+            name: "CSDBus",
             providers: [.apt(["libsystemd-dev"])]),
 
         // Pure modules: no I/O, no Foundation, no C modules, no actors (PurityTests).

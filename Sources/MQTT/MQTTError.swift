@@ -25,6 +25,9 @@ public struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
         case protocolError = "protocol"
         /// libmosquitto failed in another way.
         case library
+        /// libmosquitto (`libmosquitto.so.1`, Debian's `libmosquitto1`) is not installed or too
+        /// old: MQTT opens it at first use, the rest of `nearby` works without it.
+        case libraryMissing = "library-missing"
     }
 
     /// The kind of problem.
@@ -42,7 +45,7 @@ public struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// client keeps trying, at its longest backoff, in case the broker changes).
     public var needsUserAction: Bool {
         switch code {
-        case .invalidURL, .invalidConfiguration, .tls, .badCredentials, .notAuthorized, .unknownHost: true
+        case .invalidURL, .invalidConfiguration, .tls, .badCredentials, .notAuthorized, .unknownHost, .libraryMissing: true
         case .network, .refused, .protocolError, .library: false
         }
     }

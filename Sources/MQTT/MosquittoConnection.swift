@@ -74,18 +74,18 @@ final class MosquittoConnection: @unchecked Sendable {
     private let connectProperties: OpaquePointer?
 
     private static let ok = MOSQ_ERR_SUCCESS.rawValue
-    private static let libraryReady: Bool = {
-        mosquitto_lib_init()
-        return true
-    }()
+    /// libmosquitto, opened at the first connection's creation (``MosquittoLibrary``).
+    private let lib: MosquittoLibrary
 
     /// Creates the libmosquitto client and applies the configuration (nothing connects yet).
-    /// - Throws: ``MQTTError`` for settings libmosquitto rejects (TLS files that cannot be read).
+    /// - Throws: ``MQTTError`` for settings libmosquitto rejects (TLS files that cannot be read),
+    ///   ``MQTTError/Code/libraryMissing`` when libmosquitto is not installed.
     init(configuration: MQTTClientConfiguration, logger: Logger) throws(MQTTError) {
         try configuration.validate()
-        _ = Self.libraryReady
+        let lib = try MosquittoLibrary.load()
+        self.lib = lib
         let clean = configuration.sessionExpiry == nil
-        guard let handle = configuration.clientID.withCString({ mosquitto_new($0, clean, nil) }) else {
+        guard let handle = configuration.clientID.withCString({ lib.new($0, clean, nil) }) else {
             throw MQTTError(.library, "libmosquitto could not create a client (out of memory?)")
         }
         self.handle = handle
@@ -94,13 +94,13 @@ final class MosquittoConnection: @unchecked Sendable {
         var text: OpaquePointer?
         var json: OpaquePointer?
         if configuration.protocolVersion == .v5 {
-            mosquitto_property_add_byte(&text, Int32(MQTT_PROP_PAYLOAD_FORMAT_INDICATOR.rawValue), 1)
-            mosquitto_property_add_byte(&json, Int32(MQTT_PROP_PAYLOAD_FORMAT_INDICATOR.rawValue), 1)
-            mosquitto_property_add_string(&json, Int32(MQTT_PROP_CONTENT_TYPE.rawValue), "application/json")
+            _ = lib.propertyAddByte(&text, Int32(MQTT_PROP_PAYLOAD_FORMAT_INDICATOR.rawValue), 1)
+            _ = lib.propertyAddByte(&json, Int32(MQTT_PROP_PAYLOAD_FORMAT_INDICATOR.rawValue), 1)
+            _ = lib.propertyAddString(&json, Int32(MQTT_PROP_CONTENT_TYPE.rawValue), "application/json")
         }
         var connect: OpaquePointer?
         if configuration.protocolVersion == .v5, let expiry = configuration.sessionExpiry {
-            mosquitto_property_add_int32(&connect, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), expiry)
+            _ = lib.propertyAddInt32(&connect, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), expiry)
         }
         textProperties = text
         jsonProperties = json
@@ -109,38 +109,38 @@ final class MosquittoConnection: @unchecked Sendable {
     }
 
     deinit {
-        mosquitto_destroy(handle)
+        lib.destroy(handle)
         var text = textProperties
         var json = jsonProperties
         var connect = connectProperties
-        mosquitto_property_free_all(&text)
-        mosquitto_property_free_all(&json)
-        mosquitto_property_free_all(&connect)
+        lib.propertyFreeAll(&text)
+        lib.propertyFreeAll(&json)
+        lib.propertyFreeAll(&connect)
     }
 
     private func configure() throws(MQTTError) {
         let c = configuration
-        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_threaded_set(handle, true)
-        mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, c.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)
-        mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
-        mosquitto_max_inflight_messages_set(handle, UInt32(c.inflightWindow))
+        lib.userDataSet(handle, Unmanaged.passUnretained(self).toOpaque())
+        _ = lib.threadedSet(handle, true)
+        _ = lib.intOption(handle, MOSQ_OPT_PROTOCOL_VERSION, c.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)
+        _ = lib.intOption(handle, MOSQ_OPT_TCP_NODELAY, 1)
+        _ = lib.maxInflightMessagesSet(handle, UInt32(c.inflightWindow))
         if let user = c.effectiveUsername {
             let rc = user.withCString { user in
                 if let password = c.password {
-                    return password.value.withCString { mosquitto_username_pw_set(handle, user, $0) }
+                    return password.value.withCString { lib.usernamePwSet(handle, user, $0) }
                 }
-                return mosquitto_username_pw_set(handle, user, nil)
+                return lib.usernamePwSet(handle, user, nil)
             }
             guard rc == Self.ok else { throw MQTTError(.invalidConfiguration, "the MQTT user name or password is not valid UTF-8") }
         }
         if let will = c.will {
             let rc = will.topic.withCString { topic in
                 will.payload.withUnsafeBytes { payload in
-                    mosquitto_will_set_v5(handle, topic, Int32(payload.count), payload.baseAddress, will.qos.rawValue, will.retain, nil)
+                    lib.willSetV5(handle, topic, Int32(payload.count), payload.baseAddress, will.qos.rawValue, will.retain, nil)
                 }
             }
-            guard rc == Self.ok else { throw MQTTError(.invalidConfiguration, "the last will on '\(will.topic)' is not valid: \(Self.text(rc))") }
+            guard rc == Self.ok else { throw MQTTError(.invalidConfiguration, "the last will on '\(will.topic)' is not valid: \(errorText(rc))") }
         }
         if c.broker.isTLS { try configureTLS(c.tls) }
         installCallbacks()
@@ -155,19 +155,19 @@ final class MosquittoConnection: @unchecked Sendable {
         }
         if files.caFile == nil && files.certificateFile == nil {
             // The system's CAs (Debian: /etc/ssl/certs).
-            mosquitto_int_option(handle, MOSQ_OPT_TLS_USE_OS_CERTS, 1)
+            _ = lib.intOption(handle, MOSQ_OPT_TLS_USE_OS_CERTS, 1)
             return
         }
         let caPath: String? = files.caFile == nil ? "/etc/ssl/certs" : nil
         let rc = Self.withOptionalCString(files.caFile) { ca in
             Self.withOptionalCString(caPath) { capath in
                 Self.withOptionalCString(files.certificateFile) { cert in
-                    Self.withOptionalCString(files.keyFile) { key in mosquitto_tls_set(handle, ca, capath, cert, key, nil) }
+                    Self.withOptionalCString(files.keyFile) { key in lib.tlsSet(handle, ca, capath, cert, key, nil) }
                 }
             }
         }
         guard rc == Self.ok else {
-            throw MQTTError(.invalidConfiguration, "libmosquitto rejected the TLS files (\(Self.text(rc))); check they are PEM files and the key is not encrypted")
+            throw MQTTError(.invalidConfiguration, "libmosquitto rejected the TLS files (\(errorText(rc))); check they are PEM files and the key is not encrypted")
         }
     }
 
@@ -181,13 +181,13 @@ final class MosquittoConnection: @unchecked Sendable {
     }
 
     private func installCallbacks() {
-        mosquitto_connect_v5_callback_set(handle) { _, object, code, _, _ in
+        lib.connectV5CallbackSet(handle) { _, object, code, _, _ in
             MosquittoConnection.connection(object)?.didConnect(code)
         }
-        mosquitto_publish_v5_callback_set(handle) { _, object, mid, _, _ in
+        lib.publishV5CallbackSet(handle) { _, object, mid, _, _ in
             MosquittoConnection.connection(object)?.didPublish(mid)
         }
-        mosquitto_message_v5_callback_set(handle) { _, object, message, _ in
+        lib.messageV5CallbackSet(handle) { _, object, message, _ in
             guard let message, let connection = MosquittoConnection.connection(object) else { return }
             let m = message.pointee
             let topic = m.topic.map { String(cString: $0) } ?? ""
@@ -197,7 +197,7 @@ final class MosquittoConnection: @unchecked Sendable {
             }
             connection.didReceive(MQTTMessage(topic: topic, payload: payload, qos: MQTTQoS(rawValue: m.qos) ?? .atMostOnce, retain: m.retain))
         }
-        mosquitto_log_callback_set(handle) { _, object, level, text in
+        lib.logCallbackSet(handle) { _, object, level, text in
             guard let text, let connection = MosquittoConnection.connection(object) else { return }
             connection.didLog(level, String(cString: text))
         }
@@ -304,7 +304,7 @@ final class MosquittoConnection: @unchecked Sendable {
                 if drained { break }
                 try? await Task.sleep(for: .milliseconds(10))
             }
-            mosquitto_disconnect(handle)
+            _ = lib.disconnect(handle)
             wakeup.signal()
         }
         let left = clock.now.duration(to: deadline)
@@ -319,7 +319,7 @@ final class MosquittoConnection: @unchecked Sendable {
             return state.started && !state.stopping
         }
         guard started else { return }
-        mosquitto_disconnect(handle)
+        _ = lib.disconnect(handle)
         wakeup.signal()
     }
 
@@ -336,7 +336,7 @@ final class MosquittoConnection: @unchecked Sendable {
                 state.lastLogError = nil
                 state.refusal = nil
             }
-            let rc = c.broker.host.withCString { mosquitto_connect_bind_v5(handle, $0, Int32(c.broker.port), Int32(c.keepAlive), nil, connectProperties) }
+            let rc = c.broker.host.withCString { lib.connectBindV5(handle, $0, Int32(c.broker.port), Int32(c.keepAlive), nil, connectProperties) }
             let savedErrno = errno
             var failure: MQTTError?
             var wasConnected = false
@@ -344,9 +344,9 @@ final class MosquittoConnection: @unchecked Sendable {
                 failure = connectError(rc, errno: savedErrno)
                 state.withLock { $0.phase = .disconnected }
             } else {
-                if isStopping { mosquitto_disconnect(handle) }
+                if isStopping { _ = lib.disconnect(handle) }
                 var loop = Self.ok
-                repeat { loop = mosquitto_loop(handle, 1000, 1) } while loop == Self.ok
+                repeat { loop = lib.loop(handle, 1000, 1) } while loop == Self.ok
                 let loopErrno = errno
                 let (connected, refusal, stopping) = state.withLock { state in
                     defer {
@@ -389,7 +389,7 @@ final class MosquittoConnection: @unchecked Sendable {
             return (state.stopping, state.retainedOrder.compactMap { state.retained[$0] }, state.subscriptions)
         }
         if stopping {
-            mosquitto_disconnect(handle)
+            _ = lib.disconnect(handle)
             return
         }
         var sent = 0
@@ -451,7 +451,7 @@ final class MosquittoConnection: @unchecked Sendable {
                     return false
                 }
                 if !handed {
-                    logger.debug("mqtt: could not hand over a QoS 1 message: \(Self.text(rc))")
+                    logger.debug("mqtt: could not hand over a QoS 1 message: \(errorText(rc))")
                     return
                 }
             }
@@ -481,19 +481,19 @@ final class MosquittoConnection: @unchecked Sendable {
             }
         return message.topic.withCString { topic in
             message.payload.withUnsafeBytes { payload in
-                mosquitto_publish_v5(handle, mid, topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue, message.retain, properties)
+                lib.publishV5(handle, mid, topic, Int32(payload.count), payload.baseAddress, message.qos.rawValue, message.retain, properties)
             }
         }
     }
 
     private func sendSubscribe(_ filter: String, qos: MQTTQoS) {
-        let rc = filter.withCString { mosquitto_subscribe_v5(handle, nil, $0, qos.rawValue, 0, nil) }
-        if rc != Self.ok { logger.warning("mqtt: could not subscribe to '\(filter)': \(Self.text(rc))") }
+        let rc = filter.withCString { lib.subscribeV5(handle, nil, $0, qos.rawValue, 0, nil) }
+        if rc != Self.ok { logger.warning("mqtt: could not subscribe to '\(filter)': \(errorText(rc))") }
     }
 
     // MARK: Errors
 
-    private static func text(_ rc: Int32) -> String { String(cString: mosquitto_strerror(rc)) }
+    private func errorText(_ rc: Int32) -> String { lib.strerror(rc).map { String(cString: $0) } ?? "error \(rc)" }
 
     private var lastLogError: String? { state.withLock { $0.lastLogError } }
 
@@ -521,9 +521,9 @@ final class MosquittoConnection: @unchecked Sendable {
         case MOSQ_ERR_KEEPALIVE.rawValue:
             return MQTTError(.network, "the broker at \(endpoint) stopped answering (keepalive timeout)")
         case MOSQ_ERR_PROTOCOL.rawValue, MOSQ_ERR_MALFORMED_PACKET.rawValue:
-            return MQTTError(.protocolError, "the broker at \(endpoint) broke the MQTT protocol (\(Self.text(rc))); is it an MQTT broker speaking \(configuration.protocolVersion)?")
+            return MQTTError(.protocolError, "the broker at \(endpoint) broke the MQTT protocol (\(errorText(rc))); is it an MQTT broker speaking \(configuration.protocolVersion)?")
         default:
-            return MQTTError(.library, "\(endpoint): \(Self.text(rc))")
+            return MQTTError(.library, "\(endpoint): \(errorText(rc))")
         }
     }
 
@@ -532,7 +532,7 @@ final class MosquittoConnection: @unchecked Sendable {
         let endpoint = c.broker.endpoint
         let v5 = c.protocolVersion == .v5
         let user = c.effectiveUsername.map { "user '\($0)'" } ?? "no user name"
-        let reason = String(cString: v5 ? mosquitto_reason_string(code) : mosquitto_connack_string(code))
+        let reason = (v5 ? lib.reasonString(code) : lib.connackString(code)).map { String(cString: $0) } ?? "reason \(code)"
         switch (v5, code) {
         case (false, 4), (true, Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue)):
             return MQTTError(.badCredentials, "the broker at \(endpoint) refused the login (\(user)): bad user name or password")

@@ -59,6 +59,8 @@ public final class BlueZConnection: Sendable {
         let dbus: DBusConnection
         do {
             dbus = try await DBusConnection.open(bus)
+        } catch where error.name == DBusError.libraryMissing {
+            throw .bluez(.libraryMissing(detail: error.message))
         } catch {
             throw .bluez(.noSystemBus(bus: "\(bus)", detail: error.message))
         }

@@ -5,6 +5,9 @@ import LowEnergy
 public enum BlueZProbe: Sendable, Hashable {
     /// No system bus (`detail`: the connect error).
     case noBus(detail: String)
+    /// libsystemd (sd-bus) is not installed, so bluetoothd cannot be asked (`detail`: which
+    /// library, which package).
+    case libraryMissing(detail: String)
     /// The bus is there but nobody owns `org.bluez`.
     case notRunning
     /// The bus policy refuses this user (`detail`: the error).
@@ -42,6 +45,8 @@ public enum BlueZProbe: Sendable, Hashable {
         let dbus: DBusConnection
         do {
             dbus = try await DBusConnection.open(bus)
+        } catch where error.name == DBusError.libraryMissing {
+            return .libraryMissing(detail: error.message)
         } catch {
             return .noBus(detail: error.message)
         }

@@ -59,6 +59,7 @@ public final class DBusConnection: @unchecked Sendable {
     private let opened = Promise<String>()
 
     private init(bus: Bus) throws(DBusError) {
+        _ = try SDBusLibrary.load()
         self.bus = bus
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw DBusError(errno: errno, operation: "pipe") }
@@ -77,7 +78,8 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Connects to `bus` and starts the connection's thread.
     /// - Throws: ``DBusError`` with the errno of the failure (ENOENT: no bus socket; ECONNREFUSED:
-    ///   nobody listens; EACCES: not allowed to connect).
+    ///   nobody listens; EACCES: not allowed to connect), or named ``DBusError/libraryMissing``
+    ///   when libsystemd (sd-bus, opened here at first use) is not installed.
     public static func open(_ bus: Bus = .system) async throws(DBusError) -> DBusConnection {
         let connection = try DBusConnection(bus: bus)
         let thread = Thread { connection.run() }
@@ -126,11 +128,11 @@ public final class DBusConnection: @unchecked Sendable {
             enqueue { bus in
                 guard let bus else { return box.resume(.failure(DBusError(name: DBusError.closed, message: "the D-Bus connection is closed"))) }
                 var message: OpaquePointer?
-                var r = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
+                var r = sdBus.messageNewMethodCall(bus, &message, destination, path, interface, member)
                 guard r >= 0, let message else {
                     return box.resume(.failure(DBusError(errno: -r, operation: "\(interface).\(member) on \(path)")))
                 }
-                defer { sd_bus_message_unref(message) }
+                defer { _ = sdBus.messageUnref(message) }
                 do throws(DBusError) {
                     try DBusMessageCodec.append(arguments, to: message)
                 } catch {
@@ -138,7 +140,7 @@ public final class DBusConnection: @unchecked Sendable {
                 }
                 let userdata = Unmanaged.passRetained(box).toOpaque()
                 let microseconds = UInt64(max(1, timeout.inSeconds * 1_000_000))
-                r = sd_bus_call_async(bus, nil, message, { reply, userdata, _ in
+                r = sdBus.callAsync(bus, nil, message, { reply, userdata, _ in
                     let box = Unmanaged<ReplyBox>.fromOpaque(userdata!).takeRetainedValue()
                     guard let reply else {
                         box.resume(.failure(DBusError(name: DBusError.closed, message: "no reply")))
@@ -157,8 +159,8 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     static func decodeReply(_ reply: OpaquePointer) -> Result<[DBusValue], DBusError> {
-        if sd_bus_message_is_method_error(reply, nil) > 0 {
-            let error = sd_bus_message_get_error(reply)
+        if sdBus.messageIsMethodError(reply, nil) > 0 {
+            let error = sdBus.messageGetError(reply)
             let name = error?.pointee.name.map { String(cString: $0) } ?? "org.freedesktop.DBus.Error.Failed"
             let message = error?.pointee.message.map { String(cString: $0) } ?? ""
             return .failure(DBusError(name: name, message: message))
@@ -201,7 +203,7 @@ public final class DBusConnection: @unchecked Sendable {
                     return continuation.resume(returning: .failure(DBusError(name: DBusError.closed, message: "the D-Bus connection is closed")))
                 }
                 let userdata = Unmanaged.passUnretained(box).toOpaque()
-                let r = sd_bus_add_match(bus, nil, rule, { message, userdata, _ in
+                let r = sdBus.addMatch(bus, nil, rule, { message, userdata, _ in
                     guard let message, let userdata else { return 0 }
                     let box = Unmanaged<SignalBox>.fromOpaque(userdata).takeUnretainedValue()
                     if let info = DBusMessageInfo(message) { box.handler(info) }
@@ -228,10 +230,10 @@ public final class DBusConnection: @unchecked Sendable {
         enqueue { bus in
             guard let bus else { return }
             var message: OpaquePointer?
-            guard sd_bus_message_new_signal(bus, &message, path, interface, member) >= 0, let message else { return }
-            defer { sd_bus_message_unref(message) }
+            guard sdBus.messageNewSignal(bus, &message, path, interface, member) >= 0, let message else { return }
+            defer { _ = sdBus.messageUnref(message) }
             guard (try? DBusMessageCodec.append(values, to: message)) != nil else { return }
-            sd_bus_send(bus, message, nil)
+            _ = sdBus.send(bus, message, nil)
         }
     }
 
@@ -249,7 +251,7 @@ public final class DBusConnection: @unchecked Sendable {
                     return continuation.resume(returning: .failure(DBusError(name: DBusError.closed, message: "the D-Bus connection is closed")))
                 }
                 let userdata = Unmanaged.passUnretained(box).toOpaque()
-                let r = sd_bus_add_fallback(bus, nil, prefix, { message, userdata, _ in
+                let r = sdBus.addFallback(bus, nil, prefix, { message, userdata, _ in
                     guard let message, let userdata else { return 0 }
                     let box = Unmanaged<ExportBox>.fromOpaque(userdata).takeUnretainedValue()
                     guard let connection = box.connection, let info = DBusMessageInfo(message), info.isMethodCall else { return 0 }
@@ -309,17 +311,17 @@ public final class DBusConnection: @unchecked Sendable {
         var bus: OpaquePointer?
         switch self.bus {
         case .system:
-            let r = sd_bus_open_system(&bus)
+            let r = sdBus.openSystem(&bus)
             return (r < 0 ? nil : bus, r)
         case .address(let address):
-            var r = sd_bus_new(&bus)
+            var r = sdBus.new(&bus)
             guard r >= 0, let created = bus else { return (nil, r) }
-            r = sd_bus_set_address(created, address)
-            if r >= 0 { r = sd_bus_set_bus_client(created, 1) }
-            if r >= 0 { r = sd_bus_negotiate_fds(created, 1) }
-            if r >= 0 { r = sd_bus_start(created) }
+            r = sdBus.setAddress(created, address)
+            if r >= 0 { r = sdBus.setBusClient(created, 1) }
+            if r >= 0 { r = sdBus.negotiateFds(created, 1) }
+            if r >= 0 { r = sdBus.start(created) }
             if r < 0 {
-                sd_bus_unref(created)
+                _ = sdBus.unref(created)
                 return (nil, r)
             }
             return (created, r)
@@ -338,23 +340,23 @@ public final class DBusConnection: @unchecked Sendable {
         var unique: UnsafePointer<CChar>?
         var closedBy: DBusError?
         while true {
-            let r = sd_bus_get_unique_name(bus, &unique)
+            let r = sdBus.getUniqueName(bus, &unique)
             if r >= 0 { break }
             if r != -EBUSY && r != -ENODATA && r != -ENOTCONN {
                 closedBy = DBusError(errno: -r, operation: "connecting to \(self.bus)")
                 break
             }
-            let processed = sd_bus_process(bus, nil)
+            let processed = sdBus.process(bus, nil)
             if processed < 0 {
                 closedBy = DBusError(errno: -processed, operation: "connecting to \(self.bus)")
                 break
             }
-            if processed == 0 { _ = sd_bus_wait(bus, 100_000) }
+            if processed == 0 { _ = sdBus.wait(bus, 100_000) }
         }
         if let closedBy {
             _ = self.opened.fail(closedBy)
             finish(closedBy)
-            sd_bus_flush_close_unref(bus)
+            _ = sdBus.flushCloseUnref(bus)
             return
         }
         _ = self.opened.fulfill(unique.map { String(cString: $0) } ?? "")
@@ -372,19 +374,19 @@ public final class DBusConnection: @unchecked Sendable {
             }
             var processed: Int32 = 0
             repeat {
-                processed = sd_bus_process(bus, nil)
+                processed = sdBus.process(bus, nil)
             } while processed > 0
             if processed < 0 {
                 ended = DBusError(name: DBusError.closed, message: "the connection to \(self.bus) ended (\(String(cString: strerror(-processed))))")
                 break
             }
             var fds = [
-                pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0),
+                pollfd(fd: sdBus.getFd(bus), events: Int16(truncatingIfNeeded: sdBus.getEvents(bus)), revents: 0),
                 pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
             ]
             var timeout: Int32 = -1
             var deadline: UInt64 = 0
-            if sd_bus_get_timeout(bus, &deadline) > 0, deadline != UInt64.max {
+            if sdBus.getTimeout(bus, &deadline) > 0, deadline != UInt64.max {
                 var now = timespec()
                 clock_gettime(CLOCK_MONOTONIC, &now)
                 let nowUS = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
@@ -399,7 +401,7 @@ public final class DBusConnection: @unchecked Sendable {
         let error = ended ?? DBusError(name: DBusError.closed, message: "closed")
         let leftover = finish(error)
         for job in leftover { job(nil) }
-        sd_bus_flush_close_unref(bus)
+        _ = sdBus.flushCloseUnref(bus)
     }
 
     /// Marks the connection closed and calls the close handlers; returns the jobs left.
@@ -435,15 +437,15 @@ public struct DBusMessageInfo: Sendable {
 
     init?(_ message: OpaquePointer) {
         var type: UInt8 = 0
-        sd_bus_message_get_type(message, &type)
+        _ = sdBus.messageGetType(message, &type)
         isMethodCall = type == 1
-        path = sd_bus_message_get_path(message).map { String(cString: $0) } ?? ""
-        interface = sd_bus_message_get_interface(message).map { String(cString: $0) } ?? ""
-        member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
-        sender = sd_bus_message_get_sender(message).map { String(cString: $0) } ?? ""
+        path = sdBus.messageGetPath(message).map { String(cString: $0) } ?? ""
+        interface = sdBus.messageGetInterface(message).map { String(cString: $0) } ?? ""
+        member = sdBus.messageGetMember(message).map { String(cString: $0) } ?? ""
+        sender = sdBus.messageGetSender(message).map { String(cString: $0) } ?? ""
         guard let arguments = try? DBusMessageCodec.readAll(message) else { return nil }
         self.arguments = arguments
-        sd_bus_message_rewind(message, 1)
+        _ = sdBus.messageRewind(message, 1)
     }
 }
 
@@ -458,14 +460,14 @@ public final class DBusIncomingCall: Sendable {
 
     init(info: DBusMessageInfo, message: OpaquePointer, connection: DBusConnection) {
         self.info = info
-        self.message = Mutex(sd_bus_message_ref(message).map(UnsafeSendablePointer.init))
+        self.message = Mutex(sdBus.messageRef(message).map(UnsafeSendablePointer.init))
         self.connection = connection
     }
 
     deinit {
         guard let pointer = message.withLock({ $0 }) else { return }
         // Unanswered: release the message on the connection's thread.
-        connection?.enqueue { _ in sd_bus_message_unref(pointer.value) }
+        connection?.enqueue { _ in _ = sdBus.messageUnref(pointer.value) }
     }
 
     /// Replies with `values`; `descriptors` (file descriptors among them that this program
@@ -481,15 +483,15 @@ public final class DBusIncomingCall: Sendable {
         }
         connection.enqueue { bus in
             defer {
-                sd_bus_message_unref(pointer.value)
+                _ = sdBus.messageUnref(pointer.value)
                 for fd in descriptors { Glibc.close(fd) }
             }
             guard let bus else { return }
             var reply: OpaquePointer?
-            guard sd_bus_message_new_method_return(pointer.value, &reply) >= 0, let reply else { return }
-            defer { sd_bus_message_unref(reply) }
+            guard sdBus.messageNewMethodReturn(pointer.value, &reply) >= 0, let reply else { return }
+            defer { _ = sdBus.messageUnref(reply) }
             guard (try? DBusMessageCodec.append(values, to: reply)) != nil else { return }
-            sd_bus_send(bus, reply, nil)
+            _ = sdBus.send(bus, reply, nil)
         }
     }
 
@@ -498,11 +500,11 @@ public final class DBusIncomingCall: Sendable {
         guard let pointer = message.withLock({ m in defer { m = nil }; return m }) else { return }
         guard let connection else { return }
         connection.enqueue { _ in
-            defer { sd_bus_message_unref(pointer.value) }
+            defer { _ = sdBus.messageUnref(pointer.value) }
             var error = sd_bus_error()
-            sd_bus_error_set(&error, name, text)
-            sd_bus_reply_method_error(pointer.value, &error)
-            sd_bus_error_free(&error)
+            _ = sdBus.errorSet(&error, name, text)
+            _ = sdBus.replyMethodError(pointer.value, &error)
+            sdBus.errorFree(&error)
         }
     }
 }

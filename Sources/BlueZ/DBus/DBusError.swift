@@ -17,6 +17,9 @@ public struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let local = "nearby.DBus.Error.Local"
     /// A message that could not be read.
     public static let malformed = "nearby.DBus.Error.Malformed"
+    /// libsystemd (`libsystemd.so.0`, Debian's `libsystemd0`), which has sd-bus, is not
+    /// installed or too old: ``DBusConnection/open(_:)`` opens it at first use.
+    public static let libraryMissing = "nearby.DBus.Error.LibraryMissing"
     /// The connection to the bus is closed.
     public static let closed = "nearby.DBus.Error.Closed"
     /// The bus daemon refused the call (policy).

@@ -20,44 +20,44 @@ enum DBusMessageCodec {
     static func append(_ value: DBusValue, to m: OpaquePointer) throws(DBusError) {
         var r: Int32 = 0
         switch value {
-        case .byte(var v): r = sd_bus_message_append_basic(m, code("y"), &v)
+        case .byte(var v): r = sdBus.messageAppendBasic(m, code("y"), &v)
         case .boolean(let b):
             var v: Int32 = b ? 1 : 0
-            r = sd_bus_message_append_basic(m, code("b"), &v)
-        case .int16(var v): r = sd_bus_message_append_basic(m, code("n"), &v)
-        case .uint16(var v): r = sd_bus_message_append_basic(m, code("q"), &v)
-        case .int32(var v): r = sd_bus_message_append_basic(m, code("i"), &v)
-        case .uint32(var v): r = sd_bus_message_append_basic(m, code("u"), &v)
-        case .int64(var v): r = sd_bus_message_append_basic(m, code("x"), &v)
-        case .uint64(var v): r = sd_bus_message_append_basic(m, code("t"), &v)
-        case .double(var v): r = sd_bus_message_append_basic(m, code("d"), &v)
-        case .string(let text): r = text.withCString { sd_bus_message_append_basic(m, code("s"), $0) }
-        case .objectPath(let text): r = text.withCString { sd_bus_message_append_basic(m, code("o"), $0) }
-        case .signature(let text): r = text.withCString { sd_bus_message_append_basic(m, code("g"), $0) }
-        case .unixFD(var fd): r = sd_bus_message_append_basic(m, code("h"), &fd)
+            r = sdBus.messageAppendBasic(m, code("b"), &v)
+        case .int16(var v): r = sdBus.messageAppendBasic(m, code("n"), &v)
+        case .uint16(var v): r = sdBus.messageAppendBasic(m, code("q"), &v)
+        case .int32(var v): r = sdBus.messageAppendBasic(m, code("i"), &v)
+        case .uint32(var v): r = sdBus.messageAppendBasic(m, code("u"), &v)
+        case .int64(var v): r = sdBus.messageAppendBasic(m, code("x"), &v)
+        case .uint64(var v): r = sdBus.messageAppendBasic(m, code("t"), &v)
+        case .double(var v): r = sdBus.messageAppendBasic(m, code("d"), &v)
+        case .string(let text): r = text.withCString { sdBus.messageAppendBasic(m, code("s"), $0) }
+        case .objectPath(let text): r = text.withCString { sdBus.messageAppendBasic(m, code("o"), $0) }
+        case .signature(let text): r = text.withCString { sdBus.messageAppendBasic(m, code("g"), $0) }
+        case .unixFD(var fd): r = sdBus.messageAppendBasic(m, code("h"), &fd)
         case .bytes(let bytes):
-            r = bytes.withUnsafeBytes { sd_bus_message_append_array(m, code("y"), $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, $0.count) }
+            r = bytes.withUnsafeBytes { sdBus.messageAppendArray(m, code("y"), $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, $0.count) }
         case .array(let element, let items):
-            try check(element.withCString { sd_bus_message_open_container(m, code("a"), $0) }, "open array a\(element)")
+            try check(element.withCString { sdBus.messageOpenContainer(m, code("a"), $0) }, "open array a\(element)")
             for item in items { try append(item, to: m) }
-            r = sd_bus_message_close_container(m)
+            r = sdBus.messageCloseContainer(m)
         case .dictionary(let key, let value, let entries):
-            try check("{\(key)\(value)}".withCString { sd_bus_message_open_container(m, code("a"), $0) }, "open dictionary")
+            try check("{\(key)\(value)}".withCString { sdBus.messageOpenContainer(m, code("a"), $0) }, "open dictionary")
             for entry in entries {
-                try check("\(key)\(value)".withCString { sd_bus_message_open_container(m, code("e"), $0) }, "open dictionary entry")
+                try check("\(key)\(value)".withCString { sdBus.messageOpenContainer(m, code("e"), $0) }, "open dictionary entry")
                 try append(entry.key, to: m)
                 try append(entry.value, to: m)
-                try check(sd_bus_message_close_container(m), "close dictionary entry")
+                try check(sdBus.messageCloseContainer(m), "close dictionary entry")
             }
-            r = sd_bus_message_close_container(m)
+            r = sdBus.messageCloseContainer(m)
         case .structure(let members):
-            try check(members.map(\.signature).joined().withCString { sd_bus_message_open_container(m, code("r"), $0) }, "open structure")
+            try check(members.map(\.signature).joined().withCString { sdBus.messageOpenContainer(m, code("r"), $0) }, "open structure")
             for member in members { try append(member, to: m) }
-            r = sd_bus_message_close_container(m)
+            r = sdBus.messageCloseContainer(m)
         case .variant(let inner):
-            try check(inner.signature.withCString { sd_bus_message_open_container(m, code("v"), $0) }, "open variant")
+            try check(inner.signature.withCString { sdBus.messageOpenContainer(m, code("v"), $0) }, "open variant")
             try append(inner, to: m)
-            r = sd_bus_message_close_container(m)
+            r = sdBus.messageCloseContainer(m)
         }
         try check(r, "append \(value.signature)")
     }
@@ -80,50 +80,50 @@ enum DBusMessageCodec {
     static func readNext(_ m: OpaquePointer) throws(DBusError) -> DBusValue? {
         var type: CChar = 0
         var contents: UnsafePointer<CChar>?
-        let r = sd_bus_message_peek_type(m, &type, &contents)
+        let r = sdBus.messagePeekType(m, &type, &contents)
         try check(r, "peek")
         if r == 0 { return nil }
         let inner = contents.map { String(cString: $0) } ?? ""
         switch UInt8(bitPattern: type) {
         case UInt8(ascii: "y"):
             var v: UInt8 = 0
-            try check(sd_bus_message_read_basic(m, type, &v), "read y")
+            try check(sdBus.messageReadBasic(m, type, &v), "read y")
             return .byte(v)
         case UInt8(ascii: "b"):
             var v: Int32 = 0
-            try check(sd_bus_message_read_basic(m, type, &v), "read b")
+            try check(sdBus.messageReadBasic(m, type, &v), "read b")
             return .boolean(v != 0)
         case UInt8(ascii: "n"):
             var v: Int16 = 0
-            try check(sd_bus_message_read_basic(m, type, &v), "read n")
+            try check(sdBus.messageReadBasic(m, type, &v), "read n")
             return .int16(v)
         case UInt8(ascii: "q"):
             var v: UInt16 = 0
-            try check(sd_bus_message_read_basic(m, type, &v), "read q")
+            try check(sdBus.messageReadBasic(m, type, &v), "read q")
             return .uint16(v)
         case UInt8(ascii: "i"):
             var v: Int32 = 0
-            try check(sd_bus_message_read_basic(m, type, &v), "read i")
+            try check(sdBus.messageReadBasic(m, type, &v), "read i")
             return .int32(v)
         case UInt8(ascii: "u"):
             var v: UInt32 = 0
-            try check(sd_bus_message_read_basic(m, type, &v), "read u")
+            try check(sdBus.messageReadBasic(m, type, &v), "read u")
             return .uint32(v)
         case UInt8(ascii: "x"):
             var v: Int64 = 0
-            try check(sd_bus_message_read_basic(m, type, &v), "read x")
+            try check(sdBus.messageReadBasic(m, type, &v), "read x")
             return .int64(v)
         case UInt8(ascii: "t"):
             var v: UInt64 = 0
-            try check(sd_bus_message_read_basic(m, type, &v), "read t")
+            try check(sdBus.messageReadBasic(m, type, &v), "read t")
             return .uint64(v)
         case UInt8(ascii: "d"):
             var v: Double = 0
-            try check(sd_bus_message_read_basic(m, type, &v), "read d")
+            try check(sdBus.messageReadBasic(m, type, &v), "read d")
             return .double(v)
         case UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"):
             var p: UnsafePointer<CChar>?
-            try check(sd_bus_message_read_basic(m, type, &p), "read string")
+            try check(sdBus.messageReadBasic(m, type, &p), "read string")
             let text = p.map { String(cString: $0) } ?? ""
             switch UInt8(bitPattern: type) {
             case UInt8(ascii: "s"): return .string(text)
@@ -132,7 +132,7 @@ enum DBusMessageCodec {
             }
         case UInt8(ascii: "h"):
             var fd: Int32 = -1
-            try check(sd_bus_message_read_basic(m, type, &fd), "read h")
+            try check(sdBus.messageReadBasic(m, type, &fd), "read h")
             // The message owns its descriptor: keep a duplicate.
             let copy = fcntl(fd, F_DUPFD_CLOEXEC, 3)
             if copy < 0 { throw DBusError(errno: errno, operation: "duplicate a received file descriptor") }
@@ -141,45 +141,45 @@ enum DBusMessageCodec {
             if inner == "y" {
                 var pointer: UnsafeRawPointer?
                 var size = 0
-                try check(sd_bus_message_read_array(m, code("y"), &pointer, &size), "read ay")
+                try check(sdBus.messageReadArray(m, code("y"), &pointer, &size), "read ay")
                 guard let pointer, size > 0 else { return .bytes([]) }
                 return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: size)))
             }
-            try check(inner.withCString { sd_bus_message_enter_container(m, code("a"), $0) }, "enter a\(inner)")
+            try check(inner.withCString { sdBus.messageEnterContainer(m, code("a"), $0) }, "enter a\(inner)")
             if inner.hasPrefix("{") {
                 let body = String(inner.dropFirst().dropLast())
                 let key = String(body.prefix(1))
                 let value = String(body.dropFirst())
                 var entries: [DBusDictionaryEntry] = []
                 while true {
-                    let r = body.withCString { sd_bus_message_enter_container(m, code("e"), $0) }
+                    let r = body.withCString { sdBus.messageEnterContainer(m, code("e"), $0) }
                     try check(r, "enter dictionary entry")
                     if r == 0 { break }
                     guard let k = try readNext(m), let v = try readNext(m) else {
                         throw DBusError(name: DBusError.malformed, message: "a dictionary entry without key or value")
                     }
                     entries.append(DBusDictionaryEntry(k, v))
-                    try check(sd_bus_message_exit_container(m), "exit dictionary entry")
+                    try check(sdBus.messageExitContainer(m), "exit dictionary entry")
                 }
-                try check(sd_bus_message_exit_container(m), "exit dictionary")
+                try check(sdBus.messageExitContainer(m), "exit dictionary")
                 return .dictionary(key: key, value: value, entries)
             }
             var items: [DBusValue] = []
             while let item = try readNext(m) { items.append(item) }
-            try check(sd_bus_message_exit_container(m), "exit array")
+            try check(sdBus.messageExitContainer(m), "exit array")
             return .array(element: inner, items)
         case UInt8(ascii: "r"):
-            try check(inner.withCString { sd_bus_message_enter_container(m, code("r"), $0) }, "enter structure")
+            try check(inner.withCString { sdBus.messageEnterContainer(m, code("r"), $0) }, "enter structure")
             var members: [DBusValue] = []
             while let member = try readNext(m) { members.append(member) }
-            try check(sd_bus_message_exit_container(m), "exit structure")
+            try check(sdBus.messageExitContainer(m), "exit structure")
             return .structure(members)
         case UInt8(ascii: "v"):
-            try check(inner.withCString { sd_bus_message_enter_container(m, code("v"), $0) }, "enter variant")
+            try check(inner.withCString { sdBus.messageEnterContainer(m, code("v"), $0) }, "enter variant")
             guard let value = try readNext(m) else {
                 throw DBusError(name: DBusError.malformed, message: "an empty variant")
             }
-            try check(sd_bus_message_exit_container(m), "exit variant")
+            try check(sdBus.messageExitContainer(m), "exit variant")
             return .variant(value)
         default:
             throw DBusError(name: DBusError.malformed, message: "unsupported D-Bus type '\(Character(Unicode.Scalar(UInt8(bitPattern: type))))'")

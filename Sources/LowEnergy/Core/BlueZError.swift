@@ -3,6 +3,9 @@
 public enum BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The system bus cannot be reached at all (`detail` has the socket error).
     case noSystemBus(bus: String, detail: String)
+    /// libsystemd (sd-bus, the D-Bus client the backend uses) is not installed: `detail` says
+    /// which library is missing and which package has it.
+    case libraryMissing(detail: String)
     /// Nobody owns `org.bluez` on the bus: bluetoothd is not running.
     case notRunning(bus: String)
     /// The D-Bus policy does not let this user make `call` (`org.freedesktop.DBus.Error.AccessDenied`).
@@ -30,6 +33,8 @@ public enum BlueZError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot reach D-Bus at \(bus) (\(detail)): BlueZ is reached over the system bus. Start it "
                 + "(`sudo systemctl start dbus`; in a container bind-mount /run/dbus/system_bus_socket), or use this "
                 + "program's own host: --hci hci:N (HCI user channel), tcp:HOST:PORT or serial:PATH"
+        case .libraryMissing(let detail):
+            return "\(detail); or use this program's own host: --hci hci:N, tcp:HOST:PORT or serial:PATH"
         case .notRunning(let bus):
             return "bluetoothd is not running (nobody owns org.bluez on \(bus)): start it with `sudo systemctl start bluetooth`, "
                 + "or use this program's own host: --hci hci:N (needs the adapter powered off in BlueZ), tcp:HOST:PORT or serial:PATH"

@@ -43,6 +43,8 @@ public enum BluetoothBackends {
         switch probe {
         case .noBus:
             return Choice(spec: fallback, reason: "no D-Bus system bus, so no bluetoothd: this program's own host on hci0")
+        case .libraryMissing(let detail):
+            return Choice(spec: fallback, reason: "\(detail), so no bluetoothd: this program's own host on hci0")
         case .notRunning:
             return Choice(spec: fallback, reason: "bluetoothd is not running: this program's own host on hci0")
         case .accessDenied:

@@ -209,6 +209,8 @@ public enum DoctorChecks {
         switch await BlueZProbe.probe(bus: bus) {
         case .noBus(let detail):
             return [DoctorFinding("dbus", .error, "\(BlueZError.noSystemBus(bus: "\(bus)", detail: detail))")]
+        case .libraryMissing(let detail):
+            return [DoctorFinding("dbus", .error, "\(BlueZError.libraryMissing(detail: detail))")]
         case .notRunning:
             return [DoctorFinding("dbus", .ok, "\(bus) is reachable"),
                     DoctorFinding("bluetoothd", .error, "\(BlueZError.notRunning(bus: "\(bus)"))")]
