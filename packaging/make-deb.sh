@@ -7,8 +7,9 @@
 # What goes in: /usr/bin/nearby (stripped), the man page, bash/zsh/fish completions, the udev
 # rule (/lib/udev/rules.d), the systemd unit (/lib/systemd/system, ExecStart=/usr/bin/nearby,
 # not enabled), the copyright file and changelog, and packaging/deb/{postinst,postrm}.
-# Depends: what dpkg-shlibdeps finds the binary linked against (libc, libusb, libbluetooth,
-# libmosquitto, libsystemd, ...), adduser and libcap2-bin for the postinst.
+# Depends: what dpkg-shlibdeps finds the binary linked against (libc, libusb, libbluetooth, ...),
+# libmosquitto1 and libsystemd0 (opened with dlopen, so not seen by dpkg-shlibdeps), adduser and
+# libcap2-bin for the postinst.
 # Reproducible: file dates and the changelog date are the last commit's (SOURCE_DATE_EPOCH).
 set -eu
 
@@ -95,6 +96,13 @@ depends=$(cd "$scratch" && dpkg-shlibdeps -O "$stage/usr/bin/nearby" 2> "$scratc
     exit 1
 }
 [ -n "$depends" ] || { echo "make-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# libmosquitto (MQTT) and libsystemd (sd-bus, the BlueZ backend) are not linked: nearby opens them
+# with dlopen at first use (specs/runtime.md §6.1), so dpkg-shlibdeps cannot see them. Name them
+# here, with the versions dpkg-shlibdeps derived when they were linked (the symbols nearby uses:
+# mosquitto_*_v5 since 1.6, sd_bus_flush_close_unref since 222).
+for dlopened in 'libmosquitto1 (>= 1.6)' 'libsystemd0 (>= 222)'; do
+    printf '%s' "$depends" | grep -q "${dlopened%% *}" || depends="$depends, $dlopened"
+done
 # A binary with packed relocations (make release links with -z pack-relative-relocs) needs the
 # loader of glibc 2.36 (the GLIBC_ABI_DT_RELR version), which Debian's libc6 symbols file does not
 # name: say so, or an older libc would install it and refuse to start it.
