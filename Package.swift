@@ -56,8 +56,10 @@ let package = Package(
         .systemLibrary(
             name: "CLibUSB", pkgConfig: "libusb-1.0",
             providers: [.apt(["libusb-1.0-0-dev"])]),
+        // Headers only, not linked: the constants and structs of BlueZ's headers (the HCI socket
+        // is opened with plain socket(2) and ioctl(2)); no libbluetooth function is called.
         .systemLibrary(
-            name: "CBluetooth", pkgConfig: "bluez",
+            name: "CBluetooth",
             providers: [.apt(["libbluetooth-dev"])]),
         // Headers only, not linked: MQTT and BlueZ open libmosquitto.so.1 / libsystemd.so.0 with
         // dlopen at first use (MosquittoLibrary.swift, SDBusLibrary.swift; specs/runtime.md §6.1).

@@ -7,7 +7,7 @@
 # What goes in: /usr/bin/nearby (stripped), the man page, bash/zsh/fish completions, the udev
 # rule (/lib/udev/rules.d), the systemd unit (/lib/systemd/system, ExecStart=/usr/bin/nearby,
 # not enabled), the copyright file and changelog, and packaging/deb/{postinst,postrm}.
-# Depends: what dpkg-shlibdeps finds the binary linked against (libc, libusb, libbluetooth, ...),
+# Depends: what dpkg-shlibdeps finds the binary linked against (libc, libusb, libstdc++, ...),
 # libmosquitto1 and libsystemd0 (opened with dlopen, so not seen by dpkg-shlibdeps), adduser and
 # libcap2-bin for the postinst.
 # Reproducible: file dates and the changelog date are the last commit's (SOURCE_DATE_EPOCH).
