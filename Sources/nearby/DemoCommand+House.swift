@@ -50,7 +50,7 @@ extension DemoCommand {
                     outputs.append(try setup.makePublisher(softwareVersion: BuildInfo.version, notes: notes))
                 } catch {
                     await demo.close()
-                    throw ValidationError("mqtt: \(error)")
+                    throw MQTTOptions.commandError(error)
                 }
             }
             let context = RunContext(accessories: demo.accessories, zones: settings.zones, start: start, wallStart: wallStart, timeScale: speed)

@@ -142,7 +142,7 @@ struct HouseSurveyCommand: AsyncParsableCommand {
         do {
             setup = try MQTTSetup(settings: configuration.mqtt, url: try url.map { try MQTTBrokerURL(parsing: $0) }, role: .watch)
         } catch {
-            throw ValidationError("mqtt: \(error)")
+            throw MQTTOptions.commandError(error)
         }
         guard let setup else { throw ValidationError("--mqtt URL is needed") }
         let levels = Dictionary(uniqueKeysWithValues: plan.hosts.map { (MQTTTopic.level($0.name), $0.name) })

@@ -3,6 +3,7 @@ import MQTT
 import NearbyConfig
 import NearbyMQTT
 import NearbyRuntime
+import NearbyTerminal
 
 /// `--mqtt URL` and `--mqtt-host NAME`: publish ranging to an MQTT broker (README, "Home
 /// Assistant"; specs/mqtt.md). The rest comes from `[mqtt]`; the password from `[mqtt] password`
@@ -44,7 +45,7 @@ struct MQTTOptions: ParsableArguments {
             return try MQTTSetup.forCommand(
                 settings, url: try brokerURL(), hostName: host, role: role, configPath: configPath ?? ConfigurationFile.defaultPath(), notes: notes)
         } catch {
-            throw ValidationError("mqtt: \(error)")
+            throw Self.commandError(error)
         }
     }
 
@@ -64,7 +65,19 @@ struct MQTTOptions: ParsableArguments {
             setup.publisher.configurationURL = webURL
             return try setup.makePublisher(softwareVersion: BuildInfo.version, notes: notes)
         } catch let error as MQTTError {
-            throw ValidationError("mqtt: \(error)")
+            throw Self.commandError(error)
         }
+    }
+
+    /// What a command throws for an MQTT error: a usage error (`ValidationError`, exit 64, with
+    /// the usage line) for settings that cannot work, but for a missing libmosquitto the message
+    /// alone on standard error and exit 69 (EX_UNAVAILABLE): the command line was right, the
+    /// machine lacks a package.
+    static func commandError(_ error: any Error) -> any Error {
+        if let error = error as? MQTTError, error.code == .libraryMissing {
+            Console.error("error: mqtt: \(error)")
+            return NearbyExit.unavailable
+        }
+        return ValidationError("mqtt: \(error)")
     }
 }
