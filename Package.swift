@@ -237,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "HooksTests", dependencies: ["NearbyTestSupport", "Hooks", "Ranging", "NearbySupport", logging],
             swiftSettings: swiftSettings),
-        .testTarget(name: "MQTTTests", dependencies: ["NearbyTestSupport", "MQTT"], swiftSettings: swiftSettings),
+        .testTarget(name: "MQTTTests", dependencies: ["NearbyTestSupport", "MQTT", "NearbySupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "NearbyMQTTTests",
             dependencies: [

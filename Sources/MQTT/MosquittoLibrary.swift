@@ -1,7 +1,5 @@
 import CMosquitto
-#if canImport(Glibc)
-import Glibc
-#endif
+import NearbySupport
 
 /// libmosquitto's functions, resolved at first use with `dlopen` + `dlsym` instead of being
 /// linked: a `nearby` that never speaks MQTT does not load libmosquitto, nor the libssl and
@@ -58,16 +56,18 @@ struct MosquittoLibrary: Sendable {
     /// - Throws: ``MQTTError/Code/libraryMissing`` saying which library or function is missing
     ///   and which Debian package provides it.
     init(soname: String) throws(MQTTError) {
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw MQTTError(.libraryMissing, Self.missing(soname, dlerror().map { String(cString: $0) }))
+        let library: DynamicLibrary
+        do {
+            library = try DynamicLibrary(soname: soname)
+        } catch {
+            throw MQTTError(.libraryMissing, Self.missing(error))
         }
         func resolve<F>(_ name: String) throws(MQTTError) -> F {
-            guard let symbol = dlsym(handle, name) else {
-                throw MQTTError(
-                    .libraryMissing,
-                    "MQTT needs libmosquitto 1.6 or later (\(soname) has no \(name): apt install libmosquitto1)")
+            do {
+                return try library.function(name)
+            } catch {
+                throw MQTTError(.libraryMissing, "MQTT needs libmosquitto 1.6 or later (\(error.text): apt install libmosquitto1)")
             }
-            return unsafeBitCast(symbol, to: F.self)
         }
         connackString = try resolve("mosquitto_connack_string")
         connectBindV5 = try resolve("mosquitto_connect_bind_v5")
@@ -99,8 +99,7 @@ struct MosquittoLibrary: Sendable {
 
     /// `MQTT needs libmosquitto (libmosquitto.so.1 not found: apt install libmosquitto1)`, or
     /// with the loader's reason (`dlerror()`) when the file exists but cannot be loaded.
-    static func missing(_ soname: String, _ reason: String?) -> String {
-        let what = reason.map { $0.contains("No such file") ? "\(soname) not found" : "\(soname) cannot be loaded: \($0)" } ?? "\(soname) not found"
-        return "MQTT needs libmosquitto (\(what): apt install libmosquitto1)"
+    static func missing(_ failure: DynamicLibrary.Failure) -> String {
+        "MQTT needs libmosquitto (\(failure.text): apt install libmosquitto1)"
     }
 }

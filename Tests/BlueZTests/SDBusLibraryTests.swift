@@ -1,6 +1,7 @@
 @testable import BlueZ
 import Glibc
 import LowEnergy
+import NearbySupport
 import Testing
 
 /// libsystemd (sd-bus) is opened with dlopen when the first D-Bus connection opens
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func theBackendsErrorSaysWhatToDo() {
-        let error = BlueZError.libraryMissing(detail: SDBusLibrary.missing("libsystemd.so.0", nil))
+        let error = BlueZError.libraryMissing(detail: SDBusLibrary.missing(.opening("libsystemd.so.0", reason: nil)))
         #expect(
             error.description
                 == "BlueZ needs libsystemd (libsystemd.so.0 not found: apt install libsystemd0); or use this program's own host: --hci hci:N, tcp:HOST:PORT or serial:PATH")

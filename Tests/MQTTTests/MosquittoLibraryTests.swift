@@ -1,4 +1,5 @@
 @testable import MQTT
+import NearbySupport
 import Testing
 
 /// libmosquitto is opened with dlopen at first use (MosquittoLibrary): a missing library is a
@@ -27,10 +28,10 @@ import Testing
 
     @Test func theLoadersReasonIsKeptWhenTheFileIsThereButCannotLoad() {
         #expect(
-            MosquittoLibrary.missing("libmosquitto.so.1", "/usr/lib/x86_64-linux-gnu/libmosquitto.so.1: wrong ELF class: ELFCLASS32")
+            MosquittoLibrary.missing(.opening("libmosquitto.so.1", reason: "/usr/lib/x86_64-linux-gnu/libmosquitto.so.1: wrong ELF class: ELFCLASS32"))
                 == "MQTT needs libmosquitto (libmosquitto.so.1 cannot be loaded: /usr/lib/x86_64-linux-gnu/libmosquitto.so.1: wrong ELF class: ELFCLASS32: apt install libmosquitto1)")
         #expect(
-            MosquittoLibrary.missing("libmosquitto.so.1", "libmosquitto.so.1: cannot open shared object file: No such file or directory")
+            MosquittoLibrary.missing(.opening("libmosquitto.so.1", reason: "libmosquitto.so.1: cannot open shared object file: No such file or directory"))
                 == "MQTT needs libmosquitto (libmosquitto.so.1 not found: apt install libmosquitto1)")
     }
 

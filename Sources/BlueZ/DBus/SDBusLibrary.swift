@@ -1,7 +1,5 @@
 import CSDBus
-#if canImport(Glibc)
-import Glibc
-#endif
+import NearbySupport
 
 /// sd-bus's functions (libsystemd), resolved at first use with `dlopen` + `dlsym` instead of
 /// being linked: a `nearby` that never uses the BlueZ backend (`--hci bluez`) does not load
@@ -84,16 +82,19 @@ struct SDBusLibrary: Sendable {
     /// - Throws: ``DBusError`` named ``DBusError/libraryMissing`` saying which library or
     ///   function is missing and which Debian package provides it.
     init(soname: String) throws(DBusError) {
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw DBusError(name: DBusError.libraryMissing, message: Self.missing(soname, dlerror().map { String(cString: $0) }))
+        let library: DynamicLibrary
+        do {
+            library = try DynamicLibrary(soname: soname)
+        } catch {
+            throw DBusError(name: DBusError.libraryMissing, message: Self.missing(error))
         }
         func resolve<F>(_ name: String) throws(DBusError) -> F {
-            guard let symbol = dlsym(handle, name) else {
+            do {
+                return try library.function(name)
+            } catch {
                 throw DBusError(
-                    name: DBusError.libraryMissing,
-                    message: "BlueZ needs libsystemd 222 or later (\(soname) has no \(name): apt install libsystemd0)")
+                    name: DBusError.libraryMissing, message: "BlueZ needs libsystemd 222 or later (\(error.text): apt install libsystemd0)")
             }
-            return unsafeBitCast(symbol, to: F.self)
         }
         addFallback = try resolve("sd_bus_add_fallback")
         addMatch = try resolve("sd_bus_add_match")
@@ -142,9 +143,8 @@ struct SDBusLibrary: Sendable {
 
     /// `BlueZ needs libsystemd (libsystemd.so.0 not found: apt install libsystemd0)`, or with
     /// the loader's reason (`dlerror()`) when the file exists but cannot be loaded.
-    static func missing(_ soname: String, _ reason: String?) -> String {
-        let what = reason.map { $0.contains("No such file") ? "\(soname) not found" : "\(soname) cannot be loaded: \($0)" } ?? "\(soname) not found"
-        return "BlueZ needs libsystemd (\(what): apt install libsystemd0)"
+    static func missing(_ failure: DynamicLibrary.Failure) -> String {
+        "BlueZ needs libsystemd (\(failure.text): apt install libsystemd0)"
     }
 }
 
