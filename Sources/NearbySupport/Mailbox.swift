@@ -18,7 +18,7 @@ public import Synchronization
 /// Every method is `@inlinable` (and so are the internals they reach): posting and receiving
 /// happen per range sample in other modules, which specialize them for their element type
 /// instead of going through generic metadata at every call (specs/runtime.md §6.1).
-public final class Mailbox<Element: Sendable>: Sendable {
+public final class Mailbox<Element: Sendable>: Sendable, DeferredWaking {
     @usableFromInline
     struct Lane {
         @usableFromInline var elements: [(sequence: UInt64, element: Element)] = []
@@ -55,6 +55,8 @@ public final class Mailbox<Element: Sendable>: Sendable {
         @usableFromInline var waiter: CheckedContinuation<Element?, Never>?
         @usableFromInline var cancelled = false
         @usableFromInline var finished = false
+        /// A ``WakeBatch`` holds the waiter's wake-up back: elements queue although it waits.
+        @usableFromInline var wakeDeferred = false
 
         @inlinable init() {}
 
@@ -84,16 +86,26 @@ public final class Mailbox<Element: Sendable>: Sendable {
     /// the receiver was cancelled (a droppable one is then counted in ``refusedCount``).
     /// - Returns: `false` if an element was dropped to make room (an ignored one is not a drop:
     ///   the receiver is gone, and whoever stopped it accounts for ``refusedCount``).
+    ///
+    /// Inside a ``WakeBatch`` on this thread, the waiting receiver is woken when the batch ends
+    /// (once for the whole burst), not by this post.
     @inlinable @discardableResult
     public func post(_ element: Element, droppable: Bool = false) -> Bool {
-        let (waiter, dropped): (CheckedContinuation<Element?, Never>?, Bool) = state.withLock { state in
+        let batching = WakeBatch.isActive
+        let (waiter, dropped, deferWake): (CheckedContinuation<Element?, Never>?, Bool, Bool) = state.withLock { state in
             guard !state.finished, !state.cancelled else {
                 if droppable { state.refused += 1 }
-                return (nil, false)
+                return (nil, false, false)
             }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return (waiter, false)
+            var deferWake = false
+            if state.waiter != nil {
+                if !batching {
+                    defer { state.waiter = nil }
+                    return (state.waiter, false, false)
+                }
+                // Queued below; the batch wakes the receiver (registered once per batch).
+                deferWake = !state.wakeDeferred
+                state.wakeDeferred = true
             }
             state.sequence &+= 1
             var dropped = false
@@ -107,10 +119,23 @@ public final class Mailbox<Element: Sendable>: Sendable {
             } else {
                 state.kept.append(element, sequence: state.sequence)
             }
-            return (nil, dropped)
+            return (nil, dropped, deferWake)
         }
         waiter?.resume(returning: element)
+        if deferWake, !WakeBatch.deferWake(self) { wakeDeferred() }
         return !dropped
+    }
+
+    /// The ``WakeBatch`` that held the receiver's wake-up back ended: hands it the first element
+    /// (it takes the rest of the burst itself, ``receive(into:limit:)``).
+    @inlinable public func wakeDeferred() {
+        let (waiter, element): (CheckedContinuation<Element?, Never>?, Element?) = state.withLock { state in
+            state.wakeDeferred = false
+            guard state.waiter != nil, let element = state.takeFirst() else { return (nil, nil) }
+            defer { state.waiter = nil }
+            return (state.waiter, element)
+        }
+        waiter?.resume(returning: element)
     }
 
     /// How many droppable elements were ignored because they came after ``finish()`` or after
@@ -120,12 +145,13 @@ public final class Mailbox<Element: Sendable>: Sendable {
 
     /// Ends the mailbox: what waits is still received, then ``receive()`` returns `nil`.
     @inlinable public func finish() {
-        let waiter: CheckedContinuation<Element?, Never>? = state.withLock { state in
+        let (waiter, element): (CheckedContinuation<Element?, Never>?, Element?) = state.withLock { state in
             state.finished = true
             defer { state.waiter = nil }
-            return state.isEmpty ? state.waiter : nil
+            // A receiver waits with elements queued only while a WakeBatch holds its wake back.
+            return (state.waiter, state.waiter == nil ? nil : state.takeFirst())
         }
-        waiter?.resume(returning: nil)
+        waiter?.resume(returning: element)
     }
 
     /// Takes every element that waits now, in posting order, without waiting (a receiver that
@@ -140,6 +166,9 @@ public final class Mailbox<Element: Sendable>: Sendable {
 
     /// How many droppable elements were dropped so far.
     @inlinable public var droppedCount: Int { state.withLock { $0.dropped } }
+
+    /// Whether the receiver waits in ``receive()`` now (for tests and diagnostics).
+    @inlinable public var isReceiverWaiting: Bool { state.withLock { $0.waiter != nil } }
 
     /// How many elements wait.
     @inlinable public var count: Int { state.withLock { $0.droppable.count + $0.kept.count } }

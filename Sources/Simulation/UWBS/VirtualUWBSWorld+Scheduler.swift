@@ -1,4 +1,5 @@
 import Logging
+import NearbySupport
 
 // Time and the scheduler: world time (``VirtualUWBSTimeline``), the manual clock's
 // ``advance(by:)`` and the real-time loop (``VirtualUWBSScheduler``) that run the rounds due.
@@ -54,7 +55,10 @@ extension VirtualUWBSWorld {
     private func schedulerStep() -> Double? {
         guard !isShutDown, case .realTime(let speed) = clock else { return nil }
         scheduler.timer.beginStep()
-        runDueRounds(upTo: now + Self.batchWindow * speed)
+        // The step's packets reach the host's readers on this thread: their consumers are
+        // woken once for the step, not once per round (``WakeBatch``).
+        let target = now + Self.batchWindow * speed
+        WakeBatch.run { runDueRounds(upTo: target) }
         return nextDueTime().map { max(0, ($0 - now) / speed) } ?? 0.5
     }
 

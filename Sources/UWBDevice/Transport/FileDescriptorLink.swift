@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import NearbySupport
 import Synchronization
 import UCI
 
@@ -84,7 +85,8 @@ final class FileDescriptorLink: Sendable {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count > 0 {
                 buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                while let packet = framer.nextPacket() { continuation.yield(packet) }
+                // One wake-up of the consumers per burst read (``WakeBatch``).
+                WakeBatch.run { while let packet = framer.nextPacket() { continuation.yield(packet) } }
                 continue
             }
             if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
@@ -101,7 +103,8 @@ final class FileDescriptorLink: Sendable {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                while let packet = framer.nextPacket() { continuation.yield(packet) }
+                // One wake-up of the consumers per burst read (``WakeBatch``).
+                WakeBatch.run { while let packet = framer.nextPacket() { continuation.yield(packet) } }
                 continue
             }
             let error = errno

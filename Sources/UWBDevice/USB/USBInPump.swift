@@ -201,9 +201,12 @@ final class USBInPump: @unchecked Sendable {
     /// figures). Yielding under the lock keeps the packets in order; the stream's continuation
     /// never calls back into the pump.
     private func deliver(_ bytes: UnsafeRawBufferPointer) {
-        state.withLock { state in
-            let continuation = state.continuation
-            state.framing.receive(bytes) { continuation?.yield($0) }
+        // One wake-up of the consumers per transfer (``WakeBatch``), after the lock.
+        WakeBatch.run {
+            state.withLock { state in
+                let continuation = state.continuation
+                state.framing.receive(bytes) { continuation?.yield($0) }
+            }
         }
     }
 }
