@@ -18,7 +18,7 @@ public import Synchronization
 /// Every method is `@inlinable` (and so are the internals they reach): posting and receiving
 /// happen per range sample in other modules, which specialize them for their element type
 /// instead of going through generic metadata at every call (specs/runtime.md §6.1).
-public final class Mailbox<Element: Sendable>: Sendable, DeferredWaking {
+public final class Mailbox<Element: Sendable>: Sendable {
     @usableFromInline
     struct Lane {
         @usableFromInline var elements: [(sequence: UInt64, element: Element)] = []
@@ -122,7 +122,9 @@ public final class Mailbox<Element: Sendable>: Sendable, DeferredWaking {
             return (nil, dropped, deferWake)
         }
         waiter?.resume(returning: element)
-        if deferWake, !WakeBatch.deferWake(self) { wakeDeferred() }
+        if deferWake, !WakeBatch.deferWake(self, wake: { unsafeDowncast($0, to: Mailbox<Element>.self).wakeDeferred() }) {
+            wakeDeferred()
+        }
         return !dropped
     }
 

@@ -4,14 +4,7 @@ import Glibc
 import Musl
 #endif
 
-/// A receiver whose wake-up a ``WakeBatch`` holds back until the batch ends (``Mailbox``).
-public protocol DeferredWaking: AnyObject, Sendable {
-    /// The batch that held this receiver's wake-up back ended: wake it now if it still waits
-    /// and something is there for it.
-    func wakeDeferred()
-}
-
-/// Wakes each waiting receiver once per burst instead of once per element.
+/// Wakes each waiting receiver (``Mailbox``) once per burst instead of once per element.
 ///
 /// A transport's reader hands every packet of a burst (one `recv`, one USB transfer, one
 /// wake-up of the simulated world) down the data path synchronously; each range sample ends
@@ -19,7 +12,7 @@ public protocol DeferredWaking: AnyObject, Sendable {
 /// resumes the waiting consumer and the kernel switches to it (on a 2-core machine it
 /// preempts the reader), then the next post wakes it again: one thread hand-off per sample.
 /// Inside ``run(_:)`` a post that would wake a receiver queues the element and remembers the
-/// receiver; when the outermost ``run(_:)`` on that thread returns, each remembered receiver is
+/// receiver (``deferWake(_:wake:)``); when the outermost ``run(_:)`` on that thread returns, each remembered receiver is
 /// woken once and takes the whole burst (specs/runtime.md §3, issue 25).
 ///
 /// Per thread: a batch covers only the posts its own thread makes in `body`; posts from other
@@ -28,7 +21,7 @@ public protocol DeferredWaking: AnyObject, Sendable {
 /// joins the outer batch). Posting inside a batch does not allocate once the thread's list of
 /// receivers has grown to the number of receivers one burst reaches.
 public enum WakeBatch {
-    /// Runs `body` as one batch on this thread: wake-ups of ``DeferredWaking`` receivers that
+    /// Runs `body` as one batch on this thread: wake-ups of receivers (``Mailbox``) that
     /// posts inside it would cause happen when the outermost batch ends, once per receiver.
     @inlinable
     public static func run<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
@@ -45,13 +38,18 @@ public enum WakeBatch {
     public static var isActive: Bool { (Scope.current(creating: false)?.depth ?? 0) > 0 }
 
     /// Called by a receiver that is about to be woken: `true` if this thread is in a batch and
-    /// the wake-up was taken over (the batch calls ``DeferredWaking/wakeDeferred()`` at its
-    /// end); `false`: wake it now. The receiver registers at most once per batch (it keeps its
-    /// own "a wake is pending" flag), so this is called once per receiver and burst.
+    /// the wake-up was taken over (the batch calls `wake(receiver)` at its end); `false`: wake it
+    /// now. The receiver registers at most once per batch (it keeps its own "a wake is pending"
+    /// flag), so this is called once per receiver and burst.
+    ///
+    /// `wake` is a closure, not a protocol requirement, so that a generic receiver (``Mailbox``)
+    /// passes the wake-up specialized for its element type from its inlined `post`: called
+    /// through a protocol from this module it would run unspecialized and look up generic
+    /// metadata at every wake (about 18,000 instructions per demo update, measured).
     @inlinable
-    public static func deferWake(_ receiver: some DeferredWaking) -> Bool {
+    public static func deferWake(_ receiver: AnyObject, wake: @escaping @Sendable (AnyObject) -> Void) -> Bool {
         guard let scope = Scope.current(creating: false), scope.depth > 0 else { return false }
-        scope.pending.append(receiver)
+        scope.pending.append((receiver, wake))
         return true
     }
 
@@ -60,7 +58,7 @@ public enum WakeBatch {
     @usableFromInline
     final class Scope: @unchecked Sendable {
         @usableFromInline var depth = 0
-        @usableFromInline var pending: [any DeferredWaking] = []
+        @usableFromInline var pending: [(receiver: AnyObject, wake: @Sendable (AnyObject) -> Void)] = []
 
         @usableFromInline init() {}
 
@@ -68,7 +66,8 @@ public enum WakeBatch {
         @usableFromInline func flush() {
             var index = 0
             while index < pending.count {
-                pending[index].wakeDeferred()
+                let entry = pending[index]
+                entry.wake(entry.receiver)
                 index += 1
             }
             pending.removeAll(keepingCapacity: true)
