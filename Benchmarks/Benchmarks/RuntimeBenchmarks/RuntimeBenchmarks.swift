@@ -68,4 +68,24 @@ let benchmarks: @Sendable () -> Void = {
         output.flush()
         benchmark.stopMeasurement()
     }
+
+    // The queue between the reader and the printer: bursts of 8 updates posted inside a
+    // WakeBatch (as a reader's burst is) and taken by the consumer in one receive(into:).
+    Benchmark("Mailbox: updates posted in bursts of 8 inside a WakeBatch, taken with receive(into:)",
+              configuration: .init(metrics: metrics, scalingFactor: .kilo)) { benchmark in
+        let events = updates(8).map { NearbySessionEvent(accessory: identity, time: $0.timestamp, kind: .update($0)) }
+        let mailbox = Mailbox<NearbySessionEvent>(capacity: 1024)
+        var batch: [NearbySessionEvent] = []
+        batch.reserveCapacity(64)
+        func burst() async {
+            WakeBatch.run { for event in events { mailbox.post(event, droppable: true) } }
+            batch.removeAll(keepingCapacity: true)
+            _ = await mailbox.receive(into: &batch)
+        }
+        for _ in 0..<16 { await burst() }  // warm up: the lanes reach their capacity
+        benchmark.startMeasurement()
+        for _ in 0..<(benchmark.scaledIterations.count / 8) { await burst() }
+        benchmark.stopMeasurement()
+        precondition(batch.count == 8)
+    }
 }
