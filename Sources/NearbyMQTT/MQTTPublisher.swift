@@ -68,7 +68,7 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
     /// How it publishes.
     public let options: MQTTPublisherOptions
 
-    private enum Work: Sendable {
+    enum Work: Sendable {
         case message(MQTTMessage)
         case announce(AccessoryIdentity)
         case state(AccessoryStatus, time: Double, lastSeen: Double?)
@@ -92,7 +92,7 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
         var lastRange: Double?
     }
 
-    private let discovery: HomeAssistantDiscovery
+    let discovery: HomeAssistantDiscovery
     private let logger: Logger
     private let notes: @Sendable (String) -> Void
     private let hint: @Sendable (MQTTError) -> String
@@ -237,13 +237,16 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
 
     /// What the publishing task remembers: the accessories announced and their last states
     /// (re-published after Home Assistant's birth message).
-    private struct Memory {
+    struct Memory {
         var announced: [AccessoryIdentity] = []
         var states: [String: MQTTMessage] = [:]
         var migrated: Set<String> = []
+        /// Legacy config topics of the run's accessories not announced yet: migrated at their
+        /// announcement, so the new config still comes between the migration and the clearing.
+        var pendingMigrations: Set<String> = []
     }
 
-    private static func publish(
+    static func publish(
         _ work: Work, client: MQTTClient, topics: MQTTTopics, discovery: HomeAssistantDiscovery, options: MQTTPublisherOptions,
         zoneNames: [String], context: RunContext, memory: inout Memory
     ) {
@@ -253,7 +256,15 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
         case .announce(let identity):
             if !memory.announced.contains(where: { $0.id == identity.id }) { memory.announced.append(identity) }
             guard options.discovery else { return }
+            let legacy = discovery.legacyTopics(accessoryLevel: MQTTTopics.accessoryLevel(identity.id))
+            let pending = legacy.filter { memory.pendingMigrations.contains($0) }
+            for topic in pending { client.publish(HomeAssistantDiscovery.migration(topic)) }
             client.publish(discovery.accessoryConfig(identity, zoneNames: zoneNames))
+            for topic in pending {
+                client.publish(HomeAssistantDiscovery.legacyClearing(topic))
+                memory.pendingMigrations.remove(topic)
+                memory.migrated.insert(topic)
+            }
         case .reannounce:
             client.publish(discovery.hostConfig())
             for identity in memory.announced { client.publish(discovery.accessoryConfig(identity, zoneNames: zoneNames)) }
@@ -261,7 +272,18 @@ public final class MQTTPublisher: RunOutput, @unchecked Sendable {
                 if let state = memory.states[identity.id] { client.publish(state) }
             }
         case .migrate(let topic):
-            guard memory.migrated.insert(topic).inserted else { return }
+            guard !memory.migrated.contains(topic), !memory.pendingMigrations.contains(topic) else { return }
+            let announced = memory.announced.contains { discovery.legacyTopics(accessoryLevel: MQTTTopics.accessoryLevel($0.id)).contains(topic) }
+            if !announced, !discovery.legacyTopics().contains(topic),
+                context.accessories.contains(where: { discovery.legacyTopics(accessoryLevel: MQTTTopics.accessoryLevel($0.id)).contains(topic) })
+            {
+                // Seen before the accessory's first update announced it (the broker hands the
+                // retained legacy config over at once): clearing it now would come before its
+                // new config, and Home Assistant would drop the entity with its settings.
+                memory.pendingMigrations.insert(topic)
+                return
+            }
+            memory.migrated.insert(topic)
             client.publish(HomeAssistantDiscovery.migration(topic))
             if discovery.legacyTopics().contains(topic) {
                 client.publish(discovery.hostConfig())
