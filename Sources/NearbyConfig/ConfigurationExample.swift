@@ -27,21 +27,21 @@ extension ConfigurationFile {
         # Parameters for distances (angles keep their standard values). Only the tables of the
         # filter named above are used; unset keys keep the tuned defaults shown here.
         [filter.imm]
-        measurement_noise = 0.05   # metres, smallest σ of one line-of-sight measurement
-        max_measurement_noise = 0.1  # metres, largest σ the learned noise may reach
-        noise_time = 3.0           # seconds, time constant of the learned noise
-        still_noise = 0.00001      # m²/s, how far a still value may drift (smaller averages longer)
-        moving_noise = 1.0         # m²/s³, acceleration noise of the moving model
-        still_to_moving = 0.1      # per second, switching rate
-        moving_to_still = 0.1      # per second, switching rate
+        measurement_noise = 0.03   # metres, smallest σ of one line-of-sight measurement
+        max_measurement_noise = 0.25  # metres, largest σ the learned noise may reach
+        noise_time = 1.5           # seconds, time constant of the learned noise
+        still_noise = 0.0000006    # m²/s, how far a still value may drift (smaller averages longer)
+        moving_noise = 0.8         # m²/s³, acceleration noise of the moving model
+        still_to_moving = 0.05     # per second, switching rate
+        moving_to_still = 0.005    # per second, switching rate
         initial_still_probability = 0.9
-        nlos_factor = 3.0          # σ multiplier for non-line-of-sight samples
+        nlos_factor = 2.0          # σ multiplier for non-line-of-sight samples
         min_weight = 0.1           # lower bound of FoM/100 when scaling σ
-        outlier_probability = 0.05 # share of measurements that may be outliers, at start
-        min_outlier_probability = 0.05  # the share is learned within these bounds
-        max_outlier_probability = 0.1
-        outlier_time = 60.0        # seconds, time constant of the learned share (0 = fixed)
-        outlier_spread = 2.0       # metres over which outliers are spread
+        outlier_probability = 0.03 # share of measurements that may be outliers, at start
+        min_outlier_probability = 0.03  # the share is learned within these bounds
+        max_outlier_probability = 0.12
+        outlier_time = 300.0       # seconds, time constant of the learned share (0 = fixed)
+        outlier_spread = 10.0      # metres over which outliers are spread
         relock_time = 0.5          # seconds of agreeing outliers that mean a real jump
         relock_spread = 0.5        # metres between agreeing outliers
         initial_rate_noise = 1.0   # m/s, σ of the speed at (re)start

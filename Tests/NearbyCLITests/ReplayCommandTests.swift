@@ -38,7 +38,7 @@ import Testing
         ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(read(log) == "near\nnear\n")
-        #expect(run.stdout.contains("EVENT enter near (from mid) at 1.12 m"))
+        #expect(run.stdout.contains("EVENT enter near (from mid) at 1.13 m"))
         #expect(run.stdout.hasSuffix("replayed 449 samples over 64.7 s: 18 events, 2 hook runs\n"))
 
         let any = try scratch("any.log")

@@ -388,7 +388,9 @@ extension ZoneMap {
         #expect(imm.maximumOutlierProbability == 0.3 && imm.outlierTimeConstant == 0)
         // Unset bounds keep the standard ones, widened to include the start value.
         let wide = try #require(try ConfigurationFile.parse("[filter.imm]\noutlier_probability = 0.2\n", source: "t").filter.imm)
-        #expect(wide.minimumOutlierProbability == 0.05 && wide.maximumOutlierProbability == 0.2 && wide.outlierTimeConstant == 60)
+        let standard = IMMFilter.Parameters.standard(for: .distance)
+        #expect(wide.minimumOutlierProbability == standard.minimumOutlierProbability && wide.maximumOutlierProbability == 0.2)
+        #expect(wide.outlierTimeConstant == standard.outlierTimeConstant)
         do {
             _ = try ConfigurationFile.parse(
                 "[filter.imm]\noutlier_probability = 0.05\nmin_outlier_probability = 0.1\nmax_outlier_probability = 0.01\noutlier_time = -1\n",

@@ -285,11 +285,11 @@ import Testing
     }
 
     /// The goal of `specs/filters.md` §6 on every bundled trace, exactly as documented there
-    /// (§6.11): met everywhere but on `nlos_h100_6m` (1.11× ema's debiased RMSE, an unlucky first
-    /// sample), on the teleport step (held 0.5 s), by the lag of the drone traces and the slow
-    /// 100 Hz trolley (within the lag metric's resolution there), by 1.036× on `loiter_tag_a2`, and
-    /// on the held-out 2 Hz Labyrinth robot (ratio up to 1.093×, lag up to raw + 0.07 s, 3 flaps on
-    /// `a108` where a baseline has none; before the learned outlier share: 1.095×, + 0.12 s, 4).
+    /// (§6.14): met everywhere but on `nlos_h100_6m` (1.13× ema's debiased RMSE, an unlucky first
+    /// sample), on the teleport step (held 0.5 s), by the lag of two drone traces, by 1.04× and
+    /// 1.08× on `loiter_tag_a2` and `loiter_a2_tag`, and on two of the held-out 2 Hz Labyrinth
+    /// traces (ratio 1.11× and 1.12×, 3 flaps on `a108` where a baseline has none; their lag is
+    /// within raw + 0.02 s on all four since §6.14, it was up to raw + 0.07 s).
     @Test func theDefaultMeetsItsGoalOnTheBundledTracesAsDocumented() async throws {
         let traces = ["los_h100_2m", "los_h100_4m", "los_h100_6m", "los_h100_8m", "los_h100_10m"].map { "data/hanyang/static/\($0).csv" }
             + ["nlos_h100_4m", "nlos_h100_6m", "nlos_h100_8m", "nlos_h100_10m"].map { "data/hanyang/static/\($0).csv" }
@@ -321,16 +321,15 @@ import Testing
                 #expect(row.result.jitter! <= 0.010)
             case "data/synthetic/step_2m_4m.csv":
                 #expect(row.ratio > 5, "the teleport step is held for 0.5 s (the re-lock time)")
-            case "data/lias/mid_a5_t0.csv":
-                #expect(row.misses == ["lag +0.030 s"])
             case let trace where trace.hasPrefix("data/aau/loiter_"):
-                // Only lag (within the metric's resolution on these traces, §6.7) and, on one, 1.04×.
-                #expect(row.ratio <= (trace.hasSuffix("tag_a2.csv") ? 1.05 : 1.03), "\(trace) \(row.ratio)")
-                #expect(lagExcess <= 0.065, "\(trace) lag +\(lagExcess)")
+                // Only lag (within the metric's resolution on these traces, §6.7) and, on two, 1.04× / 1.08×.
+                let limit = trace.hasSuffix("loiter_tag_a2.csv") ? 1.05 : trace.hasSuffix("loiter_a2_tag.csv") ? 1.09 : 1.03
+                #expect(row.ratio <= limit, "\(trace) \(row.ratio)")
+                #expect(lagExcess <= 0.045, "\(trace) lag +\(lagExcess)")
                 #expect(row.result.zoneFlaps == 0)
             case let trace where trace.hasPrefix("data/labyrinth/"):
                 #expect(row.isHeldOut)
-                #expect(row.ratio < 1.1 && lagExcess < 0.08, "\(trace) \(row.misses)")
+                #expect(row.ratio < 1.12 && lagExcess <= 0.02 + 1e-9, "\(trace) \(row.misses)")
                 #expect(row.result.zoneFlaps <= (trace.hasSuffix("a108.csv") ? 3 : 0), "\(trace) \(row.misses)")
                 #expect(row.result.zoneLatency! - row.raw!.zoneLatency! <= 0.1)
             default:

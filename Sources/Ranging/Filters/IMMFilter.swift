@@ -126,23 +126,24 @@ public struct IMMFilter: RangeFilter {
             self.initialRateNoise = initialRateNoise > 0 ? initialRateNoise : 1
         }
 
-        /// Chosen on the tuning data (see `specs/filters.md` §6.10 and §6.11). Distance: σ from
-        /// 0.05 m (at least) to 0.1 m (at most: a wider range lets the motion between 2 Hz samples
-        /// count as noise and lags), learned over 3 s; still 1e-5 m²/s, moving 1 m²/s³; switching
-        /// 0.1 /s both ways; P(still) 0.9 at start; NLoS ×3; outliers 5 % at start, learned over
-        /// 60 s within 5–10 %, spread over 2 m; re-lock after 0.5 s of outliers within 0.5 m of
-        /// each other; initial rate σ 1 m/s. Angles (not tuned: no public trace with angles and
-        /// truth was available): σ 5° to 10°, still 0.1 °²/s, moving 10⁴ °²/s³ (the distance
-        /// values scaled by (5° / 0.05 m)²), the same outlier share, outliers spread over 180°,
-        /// re-lock spread 20°, initial rate σ 30 °/s.
+        /// Chosen on the tuning data (see `specs/filters.md` §6.14; before, §6.10 and §6.11).
+        /// Distance: σ from 0.03 m (at least) to 0.25 m (at most), learned over 1.5 s; still
+        /// 6e-7 m²/s, moving 0.8 m²/s³; switching still → moving 0.05 /s, moving → still 0.005 /s
+        /// (which model holds is decided by the measurements, hardly by the prior); P(still) 0.9 at
+        /// start; NLoS ×2; outliers 3 % at start, learned over 300 s within 3–12 %, spread over
+        /// 10 m; re-lock after 0.5 s of outliers within 0.5 m of each other; initial rate σ 1 m/s.
+        /// Angles (not tuned: no public trace with angles and truth was available): σ 5° to 10°,
+        /// still 0.1 °²/s, moving 10⁴ °²/s³ (the first distance values, scaled by (5° / 0.05 m)²),
+        /// switching 0.1 /s both ways, NLoS ×3, outliers 5 % at start, learned over 60 s within
+        /// 5–10 %, spread over 180°, re-lock spread 20°, initial rate σ 30 °/s.
         public static func standard(for domain: FilterDomain) -> Parameters {
             switch domain {
             case .distance:
                 Parameters(
-                    measurementNoise: 0.05, maximumNoise: 0.1, noiseTimeConstant: 3, stillNoise: 1e-5, movingNoise: 1,
-                    stillToMoving: 0.1, movingToStill: 0.1, initialStillProbability: 0.9, nonLineOfSightFactor: 3,
-                    minimumWeight: 0.1, outlierProbability: 0.05, minimumOutlierProbability: 0.05,
-                    maximumOutlierProbability: 0.1, outlierTimeConstant: 60, outlierSpread: 2, relockTime: 0.5,
+                    measurementNoise: 0.03, maximumNoise: 0.25, noiseTimeConstant: 1.5, stillNoise: 6e-7, movingNoise: 0.8,
+                    stillToMoving: 0.05, movingToStill: 0.005, initialStillProbability: 0.9, nonLineOfSightFactor: 2,
+                    minimumWeight: 0.1, outlierProbability: 0.03, minimumOutlierProbability: 0.03,
+                    maximumOutlierProbability: 0.12, outlierTimeConstant: 300, outlierSpread: 10, relockTime: 0.5,
                     relockSpread: 0.5, initialRateNoise: 1)
             case .angle:
                 Parameters(
