@@ -57,6 +57,8 @@ public enum UCINotification: Sendable, Hashable {
     ///   multicast entry lacks its sub-session ID, or SESSION_INFO_NTF addresses do not match
     ///   its address indicator.
     public func encodePayload() throws(UCIError) -> [UInt8] {
+        // SESSION_INFO_NTF (a ranging round) is its own payload: no second buffer to copy it into.
+        if case .sessionInfo(let info) = self { return try info.encodePayload() }
         var w = ByteWriter(context: name)
         switch self {
         case .deviceStatus(let state): w.u8(state.rawValue)

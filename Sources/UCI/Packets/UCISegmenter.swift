@@ -21,9 +21,18 @@ public struct UCISegmenter: Sendable, Hashable {
 
     /// The packets of `message`, in order.
     public func packets(for message: UCIRawMessage) -> [UCIPacket] {
-        let limit = message.isData ? maxDataPayloadSize : maxControlPayloadSize
         var packets: [UCIPacket] = []
-        packets.reserveCapacity(max(1, (message.payload.count + limit - 1) / limit))
+        append(packetsFor: message, to: &packets)
+        return packets
+    }
+
+    /// Appends the packets of `message`, in order, to `packets` (a caller gathering the packets
+    /// of several messages builds no array per message).
+    public func append(packetsFor message: UCIRawMessage, to packets: inout [UCIPacket]) {
+        let limit = message.isData ? maxDataPayloadSize : maxControlPayloadSize
+        // Reserved exactly only into an empty array: growing a full one exactly at every call
+        // would copy it each time (appending grows it geometrically).
+        if packets.isEmpty { packets.reserveCapacity(max(1, (message.payload.count + limit - 1) / limit)) }
         var start = 0
         repeat {
             let end = min(start + limit, message.payload.count)
@@ -33,7 +42,6 @@ public struct UCISegmenter: Sendable, Hashable {
             packets.append(UCIPacket(checkedHeader: header, payload: message.payload[start..<end]))
             start = end
         } while start < message.payload.count
-        return packets
     }
 
     /// The wire bytes of each packet of `message`, in order.

@@ -146,7 +146,7 @@ public struct UCISessionInfo: Sendable, Hashable {
     /// - Throws: ``UCIError/Code/invalidLength`` if there are more than 255 measurements or a
     ///   measurement's address size differs from ``usesExtendedAddresses``.
     public func encodePayload() throws(UCIError) -> [UInt8] {
-        var w = ByteWriter(context: "SESSION_INFO_NTF", capacity: 64)
+        var w = ByteWriter(context: "SESSION_INFO_NTF", capacity: encodedLength)
         w.u32(sequenceNumber)
         w.u32(session)
         w.u8(rcrIndicator)
@@ -187,6 +187,13 @@ public struct UCISessionInfo: Sendable, Hashable {
             w.append(bytes)
         }
         return w.bytes
+    }
+
+    /// The payload's length for two-way measurements (25 bytes and 31 per measurement, then the
+    /// vendor data), so the encoder allocates once; 64 for the other kinds.
+    private var encodedLength: Int {
+        guard case .twoWay(let list) = measurements else { return 64 }
+        return 25 + 31 * list.count + vendorData.count
     }
 
     private static func checkAddress(_ address: UCIMACAddress, index: Int, extended: Bool) throws(UCIError) {

@@ -171,7 +171,10 @@ extension UCITwoWayMeasurement {
 
     /// Appends the 31 wire bytes.
     func encode(into w: inout ByteWriter) {
-        w.append(macAddress.bytes)
+        switch macAddress {
+        case .short(let value): w.u16(value)
+        case .extended(let value): w.u64(value)
+        }
         w.u8(status.rawValue)
         w.u8(nlos)
         w.u16(distance)
