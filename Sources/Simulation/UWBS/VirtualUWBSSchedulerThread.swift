@@ -21,7 +21,10 @@ import Synchronization
 final class VirtualUWBSSchedulerThread: TaskExecutor, @unchecked Sendable {
     // Guarded by `mutex` (a pthread mutex, for the condition variable's timed wait).
     private var jobs: [UnownedJob] = []
-    private var waiter: CheckedContinuation<Void, Never>?
+    /// The sleeping loop's continuation; whoever ends the sleep (a wake, `stop`, the deadline)
+    /// takes it under `mutex` and resumes it, so it is resumed exactly once: unchecked (a
+    /// checked continuation allocated a canary at every sleep).
+    private var waiter: UnsafeContinuation<Void, Never>?
     private var deadline: timespec?
     private var pendingWake = false
     private var stopped = false
@@ -93,7 +96,7 @@ final class VirtualUWBSSchedulerThread: TaskExecutor, @unchecked Sendable {
 
     /// Sleeps `seconds` (at most half a second), or less if woken or stopped.
     func sleep(seconds: Double) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let resumeNow = locked { () -> Bool in
                 if stopped || pendingWake {
                     pendingWake = false
@@ -115,7 +118,7 @@ final class VirtualUWBSSchedulerThread: TaskExecutor, @unchecked Sendable {
 
     /// Ends the current sleep (or the next one, if none is under way).
     func wake() {
-        let waiter = locked { () -> CheckedContinuation<Void, Never>? in
+        let waiter = locked { () -> UnsafeContinuation<Void, Never>? in
             guard !stopped else { return nil }
             guard let waiter = self.waiter else {
                 pendingWake = true
@@ -131,7 +134,7 @@ final class VirtualUWBSSchedulerThread: TaskExecutor, @unchecked Sendable {
     /// Ends the sleep under way and every later one at once; the thread ends once nothing waits
     /// to run.
     func stop() {
-        let waiter = locked { () -> CheckedContinuation<Void, Never>? in
+        let waiter = locked { () -> UnsafeContinuation<Void, Never>? in
             stopped = true
             deadline = nil
             if threadWaiting { pthread_cond_signal(condition) }
@@ -146,7 +149,7 @@ final class VirtualUWBSSchedulerThread: TaskExecutor, @unchecked Sendable {
         let executor = asUnownedTaskExecutor()
         var batch: [UnownedJob] = []
         while true {
-            var due: CheckedContinuation<Void, Never>?
+            var due: UnsafeContinuation<Void, Never>?
             pthread_mutex_lock(mutex)
             while jobs.isEmpty {
                 if stopped {
