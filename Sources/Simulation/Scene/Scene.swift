@@ -96,6 +96,34 @@ public struct Scene: Sendable {
         return measurement
     }
 
+    /// One two-way round at `time` between `a` and `b`: what `a`'s UWB subsystem reports of `b`,
+    /// then what `b`'s reports of `a`. The same as ``measure(from:to:at:)`` from `a` to `b` and
+    /// then from `b` to `a` (the same values, the link's stream advanced the same way), with each
+    /// pose computed and the link looked up once: the virtual UWBS measures both sides of every
+    /// round.
+    ///
+    /// - Throws: ``SceneError`` (`unknownDevice`) if either device is not in the scene.
+    public mutating func measureExchange(_ a: SceneDeviceID, _ b: SceneDeviceID, at time: Double)
+        throws(SceneError) -> (SimulatedMeasurement, SimulatedMeasurement)
+    {
+        let poseA = try pose(of: a, at: time)
+        let poseB = try pose(of: b, at: time)
+        let truthAB = RelativeGeometry(from: poseA, to: poseB.position)
+        let truthBA = RelativeGeometry(from: poseB, to: poseA.position)
+        let key = LinkKey(a, b)
+        if let index = links.index(forKey: key) {
+            // In place: the channel (with its noise model) is neither copied out nor written back.
+            let first = links.values[index].measure(truthAB, at: time)
+            return (first, links.values[index].measure(truthBA, at: time))
+        }
+        let linkSeed = SimulationRandom.derivedSeed(seed, "link|\(key.first.name)|\(key.second.name)")
+        var channel = try RadioChannel(model: noise, seed: linkSeed)
+        let first = channel.measure(truthAB, at: time)
+        let second = channel.measure(truthBA, at: time)
+        links[key] = channel
+        return (first, second)
+    }
+
     /// A trace of `target` seen from `observer`: one round at `start + k · interval` for every
     /// `k ≥ 0` with `k · interval < duration` (a round that would fall on `start + duration`,
     /// within a billionth of an interval, is left out).

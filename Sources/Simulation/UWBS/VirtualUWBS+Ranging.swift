@@ -28,17 +28,18 @@ extension VirtualUWBS {
     /// `mutating` only so the caller's device is accessed in place: called on a device's stored
     /// state, a non-mutating method works on a copy of the whole UWBS. It changes nothing.
     mutating func earliestDueRound(upTo time: Double) -> DueRound? {
-        var best: DueRound?
-        for index in sessions.indices {
-            guard sessions.values[index].state == .active, let due = sessions.values[index].nextRoundTime, due <= time
-            else { continue }
-            let round = DueRound(
-                token: sessions.values[index].token, due: due, rank: sessions.values[index].isController ? 0 : 1,
-                lastRound: sessions.values[index].lastRoundTime, order: sessions.values[index].order)
-            if let current = best, !round.precedes(current), current.precedes(round) || current.order < round.order { continue }
-            best = round
+        sessions.withUnsafeSessions { sessions in
+            var best: DueRound?
+            for index in sessions.indices {
+                guard sessions[index].state == .active, let due = sessions[index].nextRoundTime, due <= time else { continue }
+                let round = DueRound(
+                    token: sessions[index].token, due: due, rank: sessions[index].isController ? 0 : 1,
+                    lastRound: sessions[index].lastRoundTime, order: sessions[index].order)
+                if let current = best, !round.precedes(current), current.precedes(round) || current.order < round.order { continue }
+                best = round
+            }
+            return best
         }
-        return best
     }
 
     /// The earliest time at which an ACTIVE session can do something observable: its next
@@ -48,49 +49,60 @@ extension VirtualUWBS {
     /// scheduler need not wake for it; it runs, in order, at the next wake-up, before any round
     /// due after it. `mutating` for the reason ``earliestDueRound(upTo:)`` is; it changes nothing.
     mutating func nextDueTime() -> Double? {
-        var earliest: Double?
-        for index in sessions.indices where sessions.values[index].state == .active {
-            guard var due = sessions.values[index].nextRoundTime else { continue }
-            if sessions.values[index].servedSinceCheck, !sessions.values[index].isController {
-                due += sessions.values[index].interval
+        sessions.withUnsafeSessions { sessions in
+            var earliest: Double?
+            for index in sessions.indices where sessions[index].state == .active {
+                guard var due = sessions[index].nextRoundTime else { continue }
+                if sessions[index].servedSinceCheck, !sessions[index].isController {
+                    due += sessions[index].interval
+                }
+                if let current = earliest, current <= due { continue }
+                earliest = due
             }
-            if let current = earliest, current <= due { continue }
-            earliest = due
+            return earliest
         }
-        return earliest
     }
 
-    /// The ACTIVE sessions with session ID `id` and DEVICE_MAC_ADDRESS `address`, in creation
-    /// order (usually one; none on most devices).
+    /// Of the ACTIVE sessions with session ID `id` and DEVICE_MAC_ADDRESS `address` (usually one;
+    /// none on most devices), in creation order, the token of the first that `accepts`.
     /// `mutating` for the reason ``earliestDueRound(upTo:)`` is; it changes nothing.
-    mutating func activeSessions(id: UInt32, address: UCIMACAddress) -> [VirtualSession] {
-        var found: [VirtualSession] = []
-        for index in sessions.indices
-        where sessions.values[index].id == id && sessions.values[index].state == .active
-            && sessions.values[index].configuration.deviceMACAddress == address
-        {
-            found.append(sessions.values[index])
+    mutating func firstActiveSession(
+        id: UInt32, address: UCIMACAddress, where accepts: (VirtualSession) -> Bool
+    ) -> UInt32? {
+        sessions.withUnsafeSessions { sessions in
+            for index in sessions.indices
+            where sessions[index].id == id && sessions[index].state == .active
+                && sessions[index].configuration.deviceMACAddress == address
+            {
+                if accepts(sessions[index]) { return sessions[index].token }
+            }
+            return nil
         }
-        if found.count > 1 { found.sort { $0.order < $1.order } }
-        return found
     }
 
     func session(token: UInt32) -> VirtualSession? { sessions[token] }
 
+    /// The session ID of session `token`, if it exists.
+    func sessionID(token: UInt32) -> UInt32? {
+        sessions.index(of: token).map { sessions.values[$0].id }
+    }
+
     /// The controller round of session `token` due now waits until `time`, when the radio is
     /// free (the device runs its own sessions one after the other).
     mutating func deferRound(_ token: UInt32, to time: Double) {
-        sessions[token]?.deferRound(to: time)
+        guard let index = sessions.index(of: token) else { return }
+        sessions.values[index].deferRound(to: time)
     }
 
     /// A controller's scheduled round at `time`: one SESSION_INFO_NTF with `results` (one per
-    /// DST address), then the next round is scheduled.
-    mutating func runRound(_ token: UInt32, at time: Double, results: [RoundResult]) -> VirtualUWBSReaction {
+    /// DST address, in order), then the next round is scheduled. The session is changed in place
+    /// (the rounds run at every ranging interval of every session).
+    mutating func runRound(_ token: UInt32, at time: Double, results: some Collection<RoundResult>) -> VirtualUWBSReaction {
         var reaction = VirtualUWBSReaction()
-        guard sessions[token]?.state == .active else { return reaction }
-        sessions[token]?.advanceSchedule(after: time)
-        sessions[token]?.lastRoundTime = time
-        report(token, results: results, into: &reaction)
+        guard let index = sessions.index(of: token), sessions.values[index].state == .active else { return reaction }
+        sessions.values[index].advanceSchedule(after: time)
+        sessions.values[index].lastRoundTime = time
+        report(at: index, results: results, into: &reaction)
         return reaction
     }
 
@@ -98,9 +110,9 @@ extension VirtualUWBS {
     /// session at `time`.
     mutating func serve(_ token: UInt32, at time: Double, blockStart: Double, result: RoundResult) -> VirtualUWBSReaction {
         var reaction = VirtualUWBSReaction()
-        guard sessions[token]?.state == .active else { return reaction }
-        sessions[token]?.served(blockStart: blockStart)
-        report(token, results: [result], into: &reaction)
+        guard let index = sessions.index(of: token), sessions.values[index].state == .active else { return reaction }
+        sessions.values[index].served(blockStart: blockStart)
+        report(at: index, results: CollectionOfOne(result), into: &reaction)
         return reaction
     }
 
@@ -108,51 +120,63 @@ extension VirtualUWBS {
     /// interval, it reports RX_TIMEOUT for its DST addresses (as hardware does).
     mutating func checkReception(_ token: UInt32, at time: Double) -> VirtualUWBSReaction {
         var reaction = VirtualUWBSReaction()
-        guard let session = sessions[token], session.state == .active else { return reaction }
-        if session.configuration.hoppingMode != 0 {
+        guard let index = sessions.index(of: token), sessions.values[index].state == .active else { return reaction }
+        if sessions.values[index].configuration.hoppingMode != 0 {
             // A hopping round can be anywhere in its block: one check per block without one.
-            sessions[token]?.nextRoundTime = time + session.interval
+            sessions.values[index].nextRoundTime = time + sessions.values[index].interval
         } else {
-            sessions[token]?.advanceSchedule(after: time)
+            sessions.values[index].advanceSchedule(after: time)
         }
-        if session.servedSinceCheck {
-            sessions[token]?.servedSinceCheck = false
+        if sessions.values[index].servedSinceCheck {
+            sessions.values[index].servedSinceCheck = false
             return reaction
         }
-        let timeouts = session.configuration.destinationAddresses.map { RoundResult(address: $0) }
-        report(token, results: timeouts, into: &reaction)
+        let addresses = sessions.values[index].configuration.destinationAddresses
+        report(at: index, results: addresses.lazy.map { RoundResult(address: $0) }, into: &reaction)
         return reaction
     }
 
-    /// Counts the round, sends its SESSION_INFO_NTF (as SESSION_INFO_NTF_CONFIG allows) and stops
-    /// the session at MAX_RR_RETRY failed rounds in a row or MAX_NUMBER_OF_MEASUREMENTS rounds.
-    private mutating func report(_ token: UInt32, results: [RoundResult], into reaction: inout VirtualUWBSReaction) {
-        guard var session = sessions[token], !results.isEmpty else { return }
-        let config = session.configuration
-        let measurements = results.enumerated().map { index, result in
-            Self.twoWayMeasurement(result, slot: UInt8(truncatingIfNeeded: index + 1), aoa: config.aoaResultRequest)
+    /// Counts the round of the session at `index` (in ``sessions``), sends its SESSION_INFO_NTF
+    /// (as SESSION_INFO_NTF_CONFIG allows) and stops the session at MAX_RR_RETRY failed rounds in
+    /// a row or MAX_NUMBER_OF_MEASUREMENTS rounds. The session's counters change in place.
+    private mutating func report(
+        at index: Int, results: some Collection<RoundResult>, into reaction: inout VirtualUWBSReaction
+    ) {
+        guard !results.isEmpty else { return }
+        let token = sessions.values[index].token
+        let config = sessions.withUnsafeSessions { $0[index].configuration }
+        let aoa = config.aoaResultRequest
+        var measurements: [UCITwoWayMeasurement] = []
+        measurements.reserveCapacity(results.count)
+        var firstValid: UCITwoWayMeasurement?
+        for result in results {
+            let measurement = Self.twoWayMeasurement(
+                result, slot: UInt8(truncatingIfNeeded: measurements.count + 1), aoa: aoa)
+            if firstValid == nil, measurement.isValid { firstValid = measurement }
+            measurements.append(measurement)
         }
-        let firstValid = measurements.first { $0.isValid }
-        if shouldNotify(&session, firstValid: firstValid) {
+        if Self.shouldNotify(&sessions.values[index], firstValid: firstValid) {
             let info = UCISessionInfo(
-                sequenceNumber: session.sequenceNumber, session: token, currentRangingInterval: config.rangingInterval,
-                usesExtendedAddresses: config.macAddressMode != .short, measurements: .twoWay(measurements))
+                sequenceNumber: sessions.values[index].sequenceNumber, session: token,
+                currentRangingInterval: config.rangingInterval, usesExtendedAddresses: config.macAddressMode != .short,
+                measurements: .twoWay(measurements))
             emit(.sessionInfo(info), into: &reaction)
         }
-        session.sequenceNumber &+= 1
-        session.rangingCount &+= 1
-        session.consecutiveFailures = firstValid == nil ? session.consecutiveFailures + 1 : 0
-        sessions[token] = session
-        if config.maxRangingRoundRetries > 0, session.consecutiveFailures >= Int(config.maxRangingRoundRetries) {
+        sessions.values[index].sequenceNumber &+= 1
+        sessions.values[index].rangingCount &+= 1
+        let failures = firstValid == nil ? sessions.values[index].consecutiveFailures + 1 : 0
+        sessions.values[index].consecutiveFailures = failures
+        let rangingCount = sessions.values[index].rangingCount
+        if config.maxRangingRoundRetries > 0, failures >= Int(config.maxRangingRoundRetries) {
             stop(token, reason: .maxRangingRoundRetryCountReached, into: &reaction)
-        } else if config.maxNumberOfMeasurements > 0, session.rangingCount >= UInt32(config.maxNumberOfMeasurements) {
+        } else if config.maxNumberOfMeasurements > 0, rangingCount >= UInt32(config.maxNumberOfMeasurements) {
             stop(token, reason: .maxNumberOfMeasurementsReached, into: &reaction)
         }
     }
 
     /// SESSION_INFO_NTF_CONFIG: 0 never, 1 always, 2-4 while the first valid measurement is
     /// inside the proximity window, the AoA window or both, 5-7 when that changes.
-    private func shouldNotify(_ session: inout VirtualSession, firstValid: UCITwoWayMeasurement?) -> Bool {
+    private static func shouldNotify(_ session: inout VirtualSession, firstValid: UCITwoWayMeasurement?) -> Bool {
         let config = session.configuration
         let mode = config.notificationConfig.rawValue
         guard mode >= 2 else { return mode == 1 }

@@ -25,7 +25,7 @@ extension VirtualUWBS {
     }
 
     mutating func sessionDeinit(_ token: UInt32, into reaction: inout VirtualUWBSReaction) {
-        guard var session = sessions.removeValue(forKey: token) else {
+        guard var session = sessions.remove(token) else {
             emit(.sessionDeinit(.sessionNotExist), into: &reaction)
             return
         }

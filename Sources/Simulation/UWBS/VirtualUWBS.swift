@@ -25,7 +25,7 @@ public struct VirtualUWBS: Sendable {
     /// after a device error).
     public internal(set) var awaitingReset: Bool
 
-    var sessions: [UInt32: VirtualSession] = [:]
+    var sessions = VirtualSessionTable()
     private var nextOrder = 0
     private var nextHandle: UInt32
     private var reassembler = UCIReassembler()
@@ -57,7 +57,7 @@ public struct VirtualUWBS: Sendable {
         orderedSessions.map(\.snapshot)
     }
 
-    var orderedSessions: [VirtualSession] { sessions.values.sorted { $0.order < $1.order } }
+    var orderedSessions: [VirtualSession] { sessions.values }
 
     /// `true` if a session is ACTIVE.
     public var hasActiveSession: Bool { sessions.values.contains { $0.state == .active } }
@@ -347,7 +347,7 @@ public struct VirtualUWBS: Sendable {
     }
 
     func emit(_ raw: UCIRawMessage, into reaction: inout VirtualUWBSReaction) {
-        reaction.packets += segmenter.packets(for: raw)
+        segmenter.append(packetsFor: raw, to: &reaction.packets)
     }
 
     func statusNotification(_ session: VirtualSession, reason: UCIReasonCode) -> UCINotification {

@@ -31,7 +31,7 @@ struct VirtualUWBSFaults: Sendable {
     }
 
     /// `true` while `id`'s radio is silent (it neither ranges nor answers).
-    func isSilent(_ id: VirtualUWBSDeviceID) -> Bool { silent.contains(id) }
+    func isSilent(_ id: VirtualUWBSDeviceID) -> Bool { !silent.isEmpty && silent.contains(id) }
 
     /// Turns `id`'s radio silence on or off.
     mutating func setSilent(_ id: VirtualUWBSDeviceID, _ on: Bool) {

@@ -20,6 +20,9 @@ extension VirtualUWBSWorld {
         var spawnedBy: (device: VirtualUWBSDeviceID, sessionID: UInt32)?
         /// The device's one radio: busy with session `token`'s round until `until` (world time).
         var radio: (until: Double, token: UInt32)?
+        /// `false` once detached: a round holding this reference skips a device that its own
+        /// reactions detached (as a lookup by identifier would).
+        var isAttached = true
 
         init(
             id: VirtualUWBSDeviceID, name: String, uwbs: VirtualUWBS, output: VirtualUWBSOutput? = nil,

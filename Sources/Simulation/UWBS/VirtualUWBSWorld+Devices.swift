@@ -52,6 +52,7 @@ extension VirtualUWBSWorld {
     /// is told (the in-process stream ends with `disconnected`, a TCP connection is closed).
     func detach(_ id: VirtualUWBSDeviceID, reason: String, hangUp: Bool) {
         guard let device = devices.removeValue(forKey: id) else { return }
+        device.isAttached = false
         devicesInOrder = devices.keys.sorted().compactMap { devices[$0] }
         device.pump?.cancel()
         device.inbox?.finish()

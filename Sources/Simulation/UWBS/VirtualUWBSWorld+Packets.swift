@@ -44,7 +44,16 @@ extension VirtualUWBSWorld {
 
     /// Delivers a reaction's packets and publishes what it changed.
     func handle(_ reaction: VirtualUWBSReaction, from id: VirtualUWBSDeviceID) {
-        let output = devices[id]?.output
+        handle(reaction, from: id, output: devices[id]?.output)
+    }
+
+    /// ``handle(_:from:)-(_,VirtualUWBSDeviceID)`` for a device the caller holds (a round):
+    /// no lookup by identifier.
+    func handle(_ reaction: VirtualUWBSReaction, from device: Device) {
+        handle(reaction, from: device.id, output: device.isAttached ? device.output : nil)
+    }
+
+    private func handle(_ reaction: VirtualUWBSReaction, from id: VirtualUWBSDeviceID, output: VirtualUWBSOutput?) {
         for packet in reaction.packets {
             output?.deliver(packet)
             if output != nil { traffic[id, default: VirtualUWBSTraffic()].count(packet) }

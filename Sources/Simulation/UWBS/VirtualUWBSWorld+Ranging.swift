@@ -4,105 +4,134 @@ import UCI
 
 extension VirtualUWBSWorld {
     /// One due round of one session: a controller ranges with every DST address; a controlee
-    /// checks whether a controller reached it.
-    func runRound(device id: VirtualUWBSDeviceID, token: UInt32, at time: Double) {
-        guard let session = devices[id]?.uwbs.session(token: token) else { return }
+    /// checks whether a controller reached it. `device` is attached (the scheduler found the
+    /// round on it).
+    func runRound(_ device: Device, token: UInt32, at time: Double) {
+        let id = device.id
+        guard let session = device.uwbs.session(token: token) else { return }
         guard session.isController else {
             let served = session.servedSinceCheck
-            guard let reaction = devices[id]?.uwbs.checkReception(token, at: time) else { return }
+            let reaction = device.uwbs.checkReception(token, at: time)
             if !served {
                 for address in session.configuration.destinationAddresses {
                     broadcaster.yield(.round(timeoutRound(id, session.id, address, time)))
                 }
             }
-            handle(reaction, from: id)
+            handle(reaction, from: device)
             return
         }
         // One radio per device: the device's own rounds run one after the other (a round due
         // while another session's round holds the radio waits until it ends).
-        if let busy = radioBusy(id, excluding: token, at: time) {
-            devices[id]?.uwbs.deferRound(token, to: busy.until)
+        if let busy = radioBusy(device, excluding: token, at: time) {
+            device.uwbs.deferRound(token, to: busy.until)
             broadcaster.yield(.radioBusy(id, sessionID: session.id, busyWith: busy.sessionID, deferred: true))
             return
         }
         let duration = session.configuration.roundDuration
-        occupyRadio(id, token: token, from: time, for: duration)
+        occupyRadio(device, token: token, from: time, for: duration)
         let blockStart = time - session.hopOffset(block: session.roundIndex + 1)
-        var results: [RoundResult] = []
-        var rounds: [VirtualRangingRound] = []
-        var served: [(id: VirtualUWBSDeviceID, token: UInt32, result: RoundResult, round: VirtualRangingRound)] = []
+        // The round's exchanges, one per DST address, in a buffer kept between rounds (a round
+        // never suspends, so one buffer serves them all).
+        var exchanges = roundExchanges
+        roundExchanges = []
+        defer {
+            exchanges.removeAll(keepingCapacity: true)
+            roundExchanges = exchanges
+        }
         for address in session.configuration.destinationAddresses {
             guard !faults.isSilent(id), let peer = findPeer(for: session, on: id, address: address),
                 let ownAddress = session.configuration.deviceMACAddress
             else {
-                results.append(RoundResult(address: address))
-                rounds.append(timeoutRound(id, session.id, address, time))
+                exchanges.append(RoundExchange(result: RoundResult(address: address)))
                 continue
             }
             // The peer's radio may hold another session's round (a controlee cannot move a
             // round a remote controller times): it misses this one, and both sides report the
             // round failed (the controlee at once: it knows it could not listen).
-            if let busy = radioBusy(peer.id, excluding: peer.token, at: time) {
-                broadcaster.yield(.radioBusy(peer.id, sessionID: session.id, busyWith: busy.sessionID, deferred: false))
-                results.append(RoundResult(address: address))
-                rounds.append(timeoutRound(id, session.id, address, time))
-                served.append((peer.id, peer.token, RoundResult(address: ownAddress), timeoutRound(peer.id, session.id, ownAddress, time)))
+            if let busy = radioBusy(peer.device, excluding: peer.token, at: time) {
+                broadcaster.yield(.radioBusy(peer.device.id, sessionID: session.id, busyWith: busy.sessionID, deferred: false))
+                exchanges.append(
+                    RoundExchange(
+                        result: RoundResult(address: address),
+                        served: (peer.device, peer.token, RoundResult(address: ownAddress))))
                 continue
             }
-            occupyRadio(peer.id, token: peer.token, from: time, for: duration)
+            occupyRadio(peer.device, token: peer.token, from: time, for: duration)
             let sceneTime = timeline.startScenarioIfNeeded(at: time, session: "\(id)/\(session.id)")
-            let controllerScene = sceneID(for: id, asController: true)
-            let controleeScene = sceneID(for: peer.id, asController: false)
-            let mine: SimulatedMeasurement?
-            let theirs: SimulatedMeasurement?
+            let controllerScene = device.sceneID ?? sceneID(for: id, asController: true)
+            let controleeScene = peer.device.sceneID ?? sceneID(for: peer.device.id, asController: false)
+            let mine: SimulatedMeasurement
+            let theirs: SimulatedMeasurement
             do {
-                mine = try scene.measure(from: controllerScene, to: controleeScene, at: sceneTime)
-                theirs = try scene.measure(from: controleeScene, to: controllerScene, at: sceneTime)
+                (mine, theirs) = try scene.measureExchange(controllerScene, controleeScene, at: sceneTime)
             } catch {
                 logger.error("scene: \(error)", metadata: ["device": "\(id)"])
-                results.append(RoundResult(address: address))
-                rounds.append(timeoutRound(id, session.id, address, time))
+                exchanges.append(RoundExchange(result: RoundResult(address: address)))
                 continue
             }
             let controleeView = Self.sharedRound(theirs, controller: mine)
-            results.append(RoundResult(address: address, measurement: mine, peerMeasurement: theirs))
-            rounds.append(
-                VirtualRangingRound(
-                    device: id, sessionID: session.id, peerAddress: address, peerDevice: peer.id, worldTime: time,
-                    sceneTime: sceneTime, measurement: mine))
-            served.append(
-                (
-                    peer.id, peer.token, RoundResult(address: ownAddress, measurement: controleeView, peerMeasurement: mine),
-                    VirtualRangingRound(
-                        device: peer.id, sessionID: session.id, peerAddress: ownAddress, peerDevice: id, worldTime: time,
-                        sceneTime: sceneTime, measurement: controleeView)
-                ))
+            exchanges.append(
+                RoundExchange(
+                    result: RoundResult(address: address, measurement: mine, peerMeasurement: theirs),
+                    peer: peer.device.id, sceneTime: sceneTime,
+                    served: (peer.device, peer.token, RoundResult(address: ownAddress, measurement: controleeView, peerMeasurement: mine))))
         }
-        guard let reaction = devices[id]?.uwbs.runRound(token, at: time, results: results) else { return }
-        for round in rounds { broadcaster.yield(.round(round)) }
-        handle(reaction, from: id)
-        for entry in served {
-            guard let peerReaction = devices[entry.id]?.uwbs.serve(entry.token, at: time, blockStart: blockStart, result: entry.result) else {
-                continue
+        let reaction = device.uwbs.runRound(token, at: time, results: exchanges.lazy.map { $0.result })
+        // The exchanges are read in place (copying one copies two measurements).
+        exchanges.withUnsafeBufferPointer { exchanges in
+            for index in exchanges.indices {
+                broadcaster.yield(
+                    .round(
+                        VirtualRangingRound(
+                            device: id, sessionID: session.id, peerAddress: exchanges[index].result.address,
+                            peerDevice: exchanges[index].peer, worldTime: time, sceneTime: exchanges[index].sceneTime,
+                            measurement: exchanges[index].result.measurement)))
             }
-            broadcaster.yield(.round(entry.round))
-            handle(peerReaction, from: entry.id)
+        }
+        handle(reaction, from: device)
+        exchanges.withUnsafeBufferPointer { exchanges in
+            for index in exchanges.indices {
+                // A peer detached by the reactions handled so far is not served.
+                guard let served = exchanges[index].served, served.device.isAttached else { continue }
+                let peerReaction = served.device.uwbs.serve(served.token, at: time, blockStart: blockStart, result: served.result)
+                broadcaster.yield(
+                    .round(
+                        VirtualRangingRound(
+                            device: served.device.id, sessionID: session.id, peerAddress: served.result.address,
+                            peerDevice: exchanges[index].peer == nil ? nil : id, worldTime: time,
+                            sceneTime: exchanges[index].sceneTime, measurement: served.result.measurement)))
+                handle(peerReaction, from: served.device)
+            }
         }
     }
 
-    /// The round holding device `id`'s radio at `time`, if it belongs to a session other than
+    /// One DST address of a controller's round: what the controller reports and, if a peer's
+    /// session was reached (or missed the round because its radio was busy), what that peer
+    /// reports.
+    struct RoundExchange {
+        /// The controller's result for the address.
+        var result: RoundResult
+        /// The peer device ranged with; `nil` for a failed round.
+        var peer: VirtualUWBSDeviceID?
+        /// The scenario time of a ranged round.
+        var sceneTime: Double?
+        /// The peer's session to serve, and its result.
+        var served: (device: Device, token: UInt32, result: RoundResult)?
+    }
+
+    /// The round holding `device`'s radio at `time`, if it belongs to a session other than
     /// `token`: until when, and its session ID.
-    private func radioBusy(_ id: VirtualUWBSDeviceID, excluding token: UInt32, at time: Double) -> (until: Double, sessionID: UInt32)? {
-        guard let radio = devices[id]?.radio, radio.token != token, radio.until > time + 1e-9 else { return nil }
-        let sessionID = devices[id]?.uwbs.session(token: radio.token)?.id ?? radio.token
+    private func radioBusy(_ device: Device, excluding token: UInt32, at time: Double) -> (until: Double, sessionID: UInt32)? {
+        guard let radio = device.radio, radio.token != token, radio.until > time + 1e-9 else { return nil }
+        let sessionID = device.uwbs.sessionID(token: radio.token) ?? radio.token
         return (radio.until, sessionID)
     }
 
-    /// Session `token`'s round holds device `id`'s radio from `time` for `duration` seconds.
-    private func occupyRadio(_ id: VirtualUWBSDeviceID, token: UInt32, from time: Double, for duration: Double) {
+    /// Session `token`'s round holds `device`'s radio from `time` for `duration` seconds.
+    private func occupyRadio(_ device: Device, token: UInt32, from time: Double, for duration: Double) {
         let until = time + duration
-        if let radio = devices[id]?.radio, radio.until > until { return }
-        devices[id]?.radio = (until, token)
+        if let radio = device.radio, radio.until > until { return }
+        device.radio = (until, token)
     }
 
     private func timeoutRound(
@@ -137,22 +166,21 @@ extension VirtualUWBSWorld {
     /// reported once as ``VirtualUWBSEvent/cannotRange(_:sessionID:peer:peerDevice:reason:)``.
     private func findPeer(
         for session: VirtualSession, on id: VirtualUWBSDeviceID, address: UCIMACAddress
-    ) -> (id: VirtualUWBSDeviceID, token: UInt32)? {
+    ) -> (device: Device, token: UInt32)? {
         for peer in devicesInOrder where peer.id != id {
             let peerID = peer.id
             guard !faults.isSilent(peerID) else { continue }
-            let candidates = peer.uwbs.activeSessions(id: session.id, address: address)
-            for candidate in candidates {
-                if let reason = RangingCompatibility.mismatch(session.configuration, candidate.configuration) {
-                    let key = "\(id)|\(session.id)|\(address)|\(peerID)"
-                    if reportedMismatches.insert(key).inserted {
-                        broadcaster.yield(
-                            .cannotRange(id, sessionID: session.id, peer: address, peerDevice: peerID, reason: reason))
-                    }
-                    continue
+            let token = peer.uwbs.firstActiveSession(id: session.id, address: address) { candidate in
+                guard let reason = RangingCompatibility.mismatch(session.configuration, candidate.configuration) else {
+                    return true
                 }
-                return (peerID, candidate.token)
+                let key = "\(id)|\(session.id)|\(address)|\(peerID)"
+                if reportedMismatches.insert(key).inserted {
+                    broadcaster.yield(.cannotRange(id, sessionID: session.id, peer: address, peerDevice: peerID, reason: reason))
+                }
+                return false
             }
+            if let token { return (peer, token) }
         }
         return nil
     }

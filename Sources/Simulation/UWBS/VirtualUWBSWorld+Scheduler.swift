@@ -84,15 +84,15 @@ extension VirtualUWBSWorld {
             guardCount += 1
             // Devices in identifier order, each one's first due round (VirtualUWBS orders its
             // own): the first device with the earliest round wins a tie.
-            var best: (round: VirtualUWBS.DueRound, id: VirtualUWBSDeviceID)?
+            var best: (round: VirtualUWBS.DueRound, device: Device)?
             for device in devicesInOrder {
                 guard let round = device.uwbs.earliestDueRound(upTo: target) else { continue }
                 if let current = best, !round.precedes(current.round) { continue }
-                best = (round, device.id)
+                best = (round, device)
             }
             guard let best else { return }
             timeline.moveManualTime(to: best.round.due)
-            runRound(device: best.id, token: best.round.token, at: best.round.due)
+            runRound(best.device, token: best.round.token, at: best.round.due)
         }
         logger.error("more than a million ranging rounds were due at once; the scheduler stopped early")
     }

@@ -66,6 +66,8 @@ public actor VirtualUWBSWorld {
     // The scene and the rounds (VirtualUWBSWorld+Ranging.swift).
     var scene: Scene
     var reportedMismatches: Set<String> = []
+    /// The exchanges of the round in progress, kept between rounds (see `runRound`).
+    var roundExchanges: [RoundExchange] = []
     // Time and the scheduler (VirtualUWBSWorld+Scheduler.swift).
     var timeline: VirtualUWBSTimeline
     var scheduler = VirtualUWBSScheduler()
