@@ -9,7 +9,12 @@ struct VirtualSession: Sendable {
     /// Creation order on the device (sessions are listed and scheduled in this order).
     let order: Int
     var state: UCISessionState = .initialized
-    var configuration = VirtualSessionConfiguration()
+    var configuration = VirtualSessionConfiguration() {
+        didSet {
+            isController = configuration.deviceType == .controller
+            interval = Self.interval(of: configuration)
+        }
+    }
     /// SESSION_INFO_NTF sequence number of the next round.
     var sequenceNumber: UInt32 = 0
     /// Rounds since the last SESSION_START.
@@ -30,9 +35,18 @@ struct VirtualSession: Sendable {
     /// Edge-triggered SESSION_INFO_NTF_CONFIG: whether the last round was inside the window.
     var lastTriggerInside = false
 
-    var isController: Bool { configuration.deviceType == .controller }
+    /// DEVICE_TYPE is controller. Stored, kept with ``configuration`` by its `didSet` (never set
+    /// it otherwise): the scheduler reads it for every session at every step, and a computed
+    /// property copied the whole session to read it.
+    var isController = false
 
-    var interval: Double { Double(max(configuration.rangingInterval, 1)) / 1000 }
+    /// The ranging interval, seconds (RANGING_DURATION, at least 1 ms). Stored and kept with
+    /// ``configuration`` as ``isController`` is.
+    var interval = Self.interval(of: VirtualSessionConfiguration())
+
+    private static func interval(of configuration: VirtualSessionConfiguration) -> Double {
+        Double(max(configuration.rangingInterval, 1)) / 1000
+    }
 
     /// Where a controller's round `block` sits in its block, seconds from the block's start:
     /// 0 without hopping; with HOPPING_MODE, one of the block's ``VirtualSessionConfiguration/roundsPerBlock``

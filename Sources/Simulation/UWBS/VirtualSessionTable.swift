@@ -12,8 +12,10 @@ struct VirtualSessionTable: Sendable {
     var values: [VirtualSession] = []
 
     /// Runs `body` on the sessions in place, in creation order: a scan reading a few fields of
-    /// each session through the buffer loads just those fields, where reading them through the
-    /// array copied (and retained, and released) the whole session each time.
+    /// each session through `(buffer.baseAddress! + index).pointee` reads them in place, where
+    /// reading them through the array (or the buffer's subscript, a getter that returns a copy
+    /// when a computed property such as `isController` is read) copied, retained and released
+    /// the whole session each time.
     func withUnsafeSessions<Result>(_ body: (UnsafeBufferPointer<VirtualSession>) -> Result) -> Result {
         values.withUnsafeBufferPointer(body)
     }
@@ -24,7 +26,7 @@ struct VirtualSessionTable: Sendable {
     /// The position of the session with `token`, if there is one.
     func index(of token: UInt32) -> Int? {
         withUnsafeSessions { sessions in
-            for index in sessions.indices where sessions[index].token == token { return index }
+            for index in sessions.indices where sessions.baseAddress![index].token == token { return index }
             return nil
         }
     }

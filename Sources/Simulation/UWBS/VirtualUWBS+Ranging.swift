@@ -31,10 +31,11 @@ extension VirtualUWBS {
         sessions.withUnsafeSessions { sessions in
             var best: DueRound?
             for index in sessions.indices {
-                guard sessions[index].state == .active, let due = sessions[index].nextRoundTime, due <= time else { continue }
+                let session = sessions.baseAddress! + index  // read in place (see withUnsafeSessions)
+                guard session.pointee.state == .active, let due = session.pointee.nextRoundTime, due <= time else { continue }
                 let round = DueRound(
-                    token: sessions[index].token, due: due, rank: sessions[index].isController ? 0 : 1,
-                    lastRound: sessions[index].lastRoundTime, order: sessions[index].order)
+                    token: session.pointee.token, due: due, rank: session.pointee.isController ? 0 : 1,
+                    lastRound: session.pointee.lastRoundTime, order: session.pointee.order)
                 if let current = best, !round.precedes(current), current.precedes(round) || current.order < round.order { continue }
                 best = round
             }
@@ -51,10 +52,11 @@ extension VirtualUWBS {
     mutating func nextDueTime() -> Double? {
         sessions.withUnsafeSessions { sessions in
             var earliest: Double?
-            for index in sessions.indices where sessions[index].state == .active {
-                guard var due = sessions[index].nextRoundTime else { continue }
-                if sessions[index].servedSinceCheck, !sessions[index].isController {
-                    due += sessions[index].interval
+            for index in sessions.indices {
+                let session = sessions.baseAddress! + index  // read in place (see withUnsafeSessions)
+                guard session.pointee.state == .active, var due = session.pointee.nextRoundTime else { continue }
+                if session.pointee.servedSinceCheck, !session.pointee.isController {
+                    due += session.pointee.interval
                 }
                 if let current = earliest, current <= due { continue }
                 earliest = due
@@ -70,11 +72,12 @@ extension VirtualUWBS {
         id: UInt32, address: UCIMACAddress, where accepts: (VirtualSession) -> Bool
     ) -> UInt32? {
         sessions.withUnsafeSessions { sessions in
-            for index in sessions.indices
-            where sessions[index].id == id && sessions[index].state == .active
-                && sessions[index].configuration.deviceMACAddress == address
-            {
-                if accepts(sessions[index]) { return sessions[index].token }
+            for index in sessions.indices {
+                let session = sessions.baseAddress! + index  // read in place (see withUnsafeSessions)
+                guard session.pointee.id == id, session.pointee.state == .active,
+                    session.pointee.configuration.deviceMACAddress == address
+                else { continue }
+                if accepts(session.pointee) { return session.pointee.token }
             }
             return nil
         }
@@ -144,7 +147,7 @@ extension VirtualUWBS {
     ) {
         guard !results.isEmpty else { return }
         let token = sessions.values[index].token
-        let config = sessions.withUnsafeSessions { $0[index].configuration }
+        let config = sessions.withUnsafeSessions { $0.baseAddress![index].configuration }
         let aoa = config.aoaResultRequest
         var measurements: [UCITwoWayMeasurement] = []
         measurements.reserveCapacity(results.count)
