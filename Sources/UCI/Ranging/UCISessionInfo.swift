@@ -189,11 +189,12 @@ public struct UCISessionInfo: Sendable, Hashable {
         return w.bytes
     }
 
-    /// The payload's length for two-way measurements (25 bytes and 31 per measurement, then the
-    /// vendor data), so the encoder allocates once; 64 for the other kinds.
+    /// The payload's length for two-way measurements (25 bytes, then 31 per measurement with short
+    /// addresses or 37 with extended ones, then the vendor data), so the encoder allocates once;
+    /// 64 for the other kinds.
     private var encodedLength: Int {
         guard case .twoWay(let list) = measurements else { return 64 }
-        return 25 + 31 * list.count + vendorData.count
+        return 25 + (usesExtendedAddresses ? 37 : 31) * list.count + vendorData.count
     }
 
     private static func checkAddress(_ address: UCIMACAddress, index: Int, extended: Bool) throws(UCIError) {
