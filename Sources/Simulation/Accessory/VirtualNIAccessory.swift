@@ -42,6 +42,11 @@ public actor VirtualNIAccessory: AccessoryRoleInterceptor {
 
     private var session: AccessoryRoleSession?
     private var invalidAnswers = 0
+    /// The waits of ``VirtualNIAccessoryFault/slowConfiguration(_:)`` under way, by key:
+    /// ``shutdown()`` ends them, so a stop does not wait out a delay meant to outlast a timeout.
+    private var delays: [Int: Task<Void, Never>] = [:]
+    private var nextDelay = 0
+    private var isShuttingDown = false
 
     /// Creates an accessory.
     /// - Parameters:
@@ -99,7 +104,10 @@ public actor VirtualNIAccessory: AccessoryRoleInterceptor {
     }
 
     /// Stops answering, closes the session and the dev kit.
+    /// A message still held by the slow-configuration fault is dropped, unanswered.
     public func shutdown() async {
+        isShuttingDown = true
+        for delay in delays.values { delay.cancel() }
         await session?.stop()
         await client.close()
     }
@@ -127,6 +135,18 @@ public actor VirtualNIAccessory: AccessoryRoleInterceptor {
         (channel as? InMemoryDataChannel)?.simulateLinkLoss(reason: reason)
     }
 
+    /// Waits `delay` (the slow-configuration fault); `false` if ``shutdown()`` ended the wait.
+    private func hold(for delay: Duration) async -> Bool {
+        guard !isShuttingDown else { return false }
+        let key = nextDelay
+        nextDelay += 1
+        let wait = Task { _ = try? await Task.sleep(for: delay) }
+        delays[key] = wait
+        await wait.value
+        delays[key] = nil
+        return !isShuttingDown
+    }
+
     /// The faults, applied before the session handles a message.
     public func intercept(_ id: NIMessageID) async -> AccessoryRoleIntercept {
         if faults.contains(.silent) {
@@ -135,7 +155,7 @@ public actor VirtualNIAccessory: AccessoryRoleInterceptor {
         }
         guard id == .initialize || id == .androidInitialize else { return .handle }
         for fault in faults {
-            if case .slowConfiguration(let delay) = fault { try? await Task.sleep(for: delay) }
+            if case .slowConfiguration(let delay) = fault, !(await hold(for: delay)) { return .ignore }
         }
         guard faults.contains(.invalidConfiguration) || (faults.contains(.invalidConfigurationOnce) && invalidAnswers == 0) else {
             return .handle
