@@ -21,18 +21,22 @@ public import Synchronization
 public final class Mailbox<Element: Sendable>: Sendable {
     @usableFromInline
     struct Lane {
-        @usableFromInline var elements: [(sequence: UInt64, element: Element)] = []
+        /// The queue; a slot's element is moved out (left `nil`) when it is taken, so taking
+        /// one neither copies it nor leaves a reference behind.
+        @usableFromInline var elements: [(sequence: UInt64, element: Element?)] = []
         @usableFromInline var head = 0
 
         @inlinable init() {}
 
         @inlinable var count: Int { elements.count - head }
-        @inlinable var first: (sequence: UInt64, element: Element)? { head < elements.count ? elements[head] : nil }
+        /// The posting sequence number of the first element, without copying the element.
+        @inlinable var firstSequence: UInt64? { head < elements.count ? elements[head].sequence : nil }
 
         @inlinable mutating func append(_ element: Element, sequence: UInt64) { elements.append((sequence, element)) }
 
         @inlinable mutating func removeFirst() -> Element {
-            let element = elements[head].element
+            var element: Element? = nil
+            swap(&element, &elements[head].element)
             head += 1
             if head == elements.count {
                 elements.removeAll(keepingCapacity: true)
@@ -41,7 +45,7 @@ public final class Mailbox<Element: Sendable>: Sendable {
                 elements.removeFirst(head)
                 head = 0
             }
-            return element
+            return element!
         }
     }
 
@@ -63,11 +67,11 @@ public final class Mailbox<Element: Sendable>: Sendable {
         @inlinable var isEmpty: Bool { droppable.count == 0 && kept.count == 0 }
 
         @inlinable mutating func takeFirst() -> Element? {
-            switch (droppable.first, kept.first) {
+            switch (droppable.firstSequence, kept.firstSequence) {
             case (nil, nil): return nil
             case (.some, nil): return droppable.removeFirst()
             case (nil, .some): return kept.removeFirst()
-            case (let d?, let k?): return d.sequence < k.sequence ? droppable.removeFirst() : kept.removeFirst()
+            case (let d?, let k?): return d < k ? droppable.removeFirst() : kept.removeFirst()
             }
         }
     }

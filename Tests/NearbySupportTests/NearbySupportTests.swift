@@ -161,6 +161,27 @@ import Testing
         #expect(received == ["K1", "K2", "s4", "s5", "K3"])
     }
 
+    /// An element taken out is moved, not copied: the mailbox keeps no reference to it while
+    /// later elements still wait (a released update is freed at once, not when the queue drains).
+    @Test func aTakenElementIsNotHeldByTheMailboxWhileOthersWait() async {
+        final class Payload: Sendable { let value: Int; init(_ value: Int) { self.value = value } }
+        let mailbox = Mailbox<Payload>(capacity: 8)
+        weak var taken: Payload?
+        do {
+            let first = Payload(1)
+            taken = first
+            mailbox.post(first, droppable: true)
+        }
+        mailbox.post(Payload(2), droppable: true)
+        mailbox.post(Payload(3))
+        var first = await mailbox.receive()
+        #expect(first?.value == 1 && taken != nil)
+        first = nil
+        #expect(taken == nil, "released by the receiver: nothing in the mailbox holds it")
+        #expect(mailbox.count == 2)
+        #expect(mailbox.takeAll().map(\.value) == [2, 3])
+    }
+
     @Test func aWaitingReceiverGetsThePostAndCancellationEndsTheMailbox() async {
         let mailbox = Mailbox<Int>(capacity: 4)
         let receiver = Task { await mailbox.receive() }

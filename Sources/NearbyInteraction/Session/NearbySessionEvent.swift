@@ -12,11 +12,16 @@ public import NIProtocol
 /// since the session started in a simulation that runs faster than real time).
 public struct NearbySessionEvent: Sendable {
     /// What happened.
+    ///
+    /// The rare cases with large payloads (`configured`, `uwb`, `device`, `error`: 240-500
+    /// bytes) are `indirect`, boxed once when made, so an event is the size of its common case,
+    /// an update (about 300 bytes instead of 540): every update is copied into and out of the
+    /// run's queue.
     public enum Kind: Sendable {
         /// The session's state changed (every change, in order).
         case state(AccessorySessionState)
         /// A session was planned and configureAndStart (0x0B) sent: the plan and how long it took.
-        case configured(SessionPlan, SessionLatency)
+        indirect case configured(SessionPlan, SessionLatency)
         /// A range sample went through the accessory's ranging pipeline (one per sample); the
         /// events it caused (zone change with names, `lost`, `found`) are in
         /// `RangingUpdate.events`.
@@ -30,14 +35,14 @@ public struct NearbySessionEvent: Sendable {
         case retry(RetryEvent)
         /// The local UWB session was interrupted (dev kit error or unplug) or restored by the
         /// UCI client; ranging resumes by itself after `restored`.
-        case uwb(UWBSessionEvent)
+        indirect case uwb(UWBSessionEvent)
         /// The data channel's link went down or came back, or its pairing or encryption failed
         /// or was refused (`DataChannelEvent.security(_:)`).
         case link(DataChannelEvent)
         /// A dev-kit-wide event from the UCI client (``accessory`` is `nil`).
-        case device(UCIClientEvent)
+        indirect case device(UCIClientEvent)
         /// Something failed; fatal ones are followed by ``state(_:)`` ``AccessorySessionState/failed(_:)``.
-        case error(AccessorySessionError)
+        indirect case error(AccessorySessionError)
     }
 
     /// The accessory, `nil` for device-wide events.
