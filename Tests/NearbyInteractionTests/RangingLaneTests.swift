@@ -69,9 +69,12 @@ import UWBDevice
         #expect(signals.lost == [epoch])
         let lost = output.takeAll().filter { if case .ranging(.lost) = $0.kind { true } else { false } }
         #expect(lost.count == 1, "lost reported by the timer, once")
-        // Not ranging any more: the next sample is a discard, not an update.
+        // Not ranging any more: the next sample is a discard, not an update. (Relative: on a
+        // loaded machine the timer may fire before the first sample, which is then a discard too.)
+        let discarded = lane.discarded
         _ = lane.sink(for: 7).deliver(sample())
-        #expect(lane.discarded == 1)
+        #expect(lane.discarded == discarded + 1)
+        #expect(updates(in: output).isEmpty)
         lane.close()
     }
 
@@ -79,8 +82,10 @@ import UWBDevice
         let output = Mailbox<NearbySessionEvent>(capacity: 100)
         let signals = Signals()
         let lane = RangingLane(
-            identity: identity, configuration: AccessorySessionConfiguration(lostAfter: 0.1), output: output, logger: .init(label: "test"),
+            identity: identity, configuration: AccessorySessionConfiguration(lostAfter: 1), output: output, logger: .init(label: "test"),
             signal: signals.append)
+        // lostAfter 1 s: the sample after the kit is back must come before the next silence
+        // ends, which a loaded machine can delay by a few hundred milliseconds.
         lane.begin(session: 7, at: MonotonicTime.seconds())
         lane.setInterrupted(true, at: MonotonicTime.seconds())
         let clock = ContinuousClock()

@@ -51,9 +51,12 @@ import UCI
         let two = try outcomes(try await second.unread())
         #expect(one.rounds >= 14 && one.valid == one.rounds, "the first phone keeps every round: \(one)")
         #expect(two.rounds >= 14 && two.valid == 0, "the later phone's rounds all collide: \(two)")
-        let busy = await events.events.filter {
-            if case .radioBusy(let id, 0x102, 0x101, false) = $0 { id == kit.deviceID } else { false }
+        let isBusy: @Sendable (VirtualUWBSEvent) -> Bool = { event in
+            if case .radioBusy(let id, 0x102, 0x101, false) = event { id == kit.deviceID } else { false }
         }
+        // The log reads the world's events on a task of its own: wait for it, not for a time.
+        try await events.wait { $0.filter(isBusy).count >= two.rounds }
+        let busy = await events.events.filter(isBusy)
         #expect(busy.count == two.rounds, "one radio-busy event per lost round")
         let kitRounds = await events.rounds.filter { $0.device == kit.deviceID && $0.sessionID == 0x102 }
         #expect(!kitRounds.isEmpty && kitRounds.allSatisfy { $0.measurement == nil }, "the kit's session for the phone times out too")
@@ -120,7 +123,9 @@ import UCI
         try await world.advance(by: 3)
         let rounds = try outcomes(try await host.unread())
         #expect(rounds.rounds >= 28 && rounds.valid == rounds.rounds, "every round of both sessions: \(rounds)")
-        let deferred = await events.events.filter { if case .radioBusy(_, _, _, true) = $0 { true } else { false } }
+        let isDeferred: @Sendable (VirtualUWBSEvent) -> Bool = { event in if case .radioBusy(_, _, _, true) = event { true } else { false } }
+        try await events.wait { $0.contains(where: isDeferred) }
+        let deferred = await events.events.filter(isDeferred)
         #expect(deferred.count == 1, "the second session waited once, then kept its new place: \(deferred.count)")
         await host.close()
         for accessory in accessories { await accessory.close() }

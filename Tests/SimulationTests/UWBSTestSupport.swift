@@ -21,6 +21,8 @@ actor UWBSHost {
     private var end: (any Error)?
     private var ended = false
     private var reader: Task<Void, Never>?
+    /// What the world had delivered to this device's host before ``open()`` (a reopened link).
+    private var deliveredBeforeOpen = 0
 
     init(_ transport: VirtualUWBSTransport) {
         self.transport = transport
@@ -40,6 +42,7 @@ actor UWBSHost {
     nonisolated var deviceID: VirtualUWBSDeviceID { transport.deviceID }
 
     func open() async throws {
+        deliveredBeforeOpen = await transport.world.trafficByDevice[transport.deviceID]?.packets ?? 0
         let stream = try await transport.open()
         reader = Task { [weak self] in
             do {
@@ -103,9 +106,22 @@ actor UWBSHost {
         }
     }
 
-    /// Packets received but not read yet (waits `settle` first for stragglers).
-    func unread(settle: Duration = .milliseconds(50)) async throws -> [UCIPacket] {
+    /// Packets received but not read yet: waits `settle`, then until every packet the world
+    /// has delivered to this device's host so far has reached this reader (the world counts
+    /// them, ``VirtualUWBSWorld/trafficByDevice``), so a loaded machine that runs the reader
+    /// late loses nothing (a wall-clock wait alone did, under load 7-8).
+    func unread(settle: Duration = .milliseconds(50), timeout: Duration = .seconds(20)) async throws -> [UCIPacket] {
         try await Task.sleep(for: settle)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while !ended {
+            let delivered = (await transport.world.trafficByDevice[transport.deviceID]?.packets ?? 0) - deliveredBeforeOpen
+            if received.count >= delivered { break }
+            guard clock.now < deadline else {
+                throw TestFailure("\(delivered - received.count) of \(delivered) packets did not reach the reader within \(timeout)")
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
         defer { read = received.count }
         return Array(received[read...])
     }
