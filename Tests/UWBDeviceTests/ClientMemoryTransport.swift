@@ -51,12 +51,12 @@ final class MemoryTransport: UCITransport {
         return stream
     }
 
-    /// Frames `chunks` and yields the packets, in order.
-    private func receive(_ chunks: [[UInt8]]) {
+    /// Frames `chunks` and yields the packets, in order (with `receivedAt` as their receive time).
+    private func receive(_ chunks: [[UInt8]], receivedAt: Double? = nil) {
         state.withLock { state in
             for chunk in chunks {
                 state.framer.append(chunk)
-                while let packet = state.framer.nextPacket() { state.continuation?.yield(packet) }
+                while let packet = state.framer.nextPacket() { state.continuation?.yield(packet, receivedAt: receivedAt) }
             }
         }
     }
@@ -90,9 +90,10 @@ final class MemoryTransport: UCITransport {
         }
     }
 
-    /// Delivers packets as if the UWBS sent them.
-    func inject(_ packets: [[UInt8]]) {
-        receive(packets)
+    /// Delivers packets as if the UWBS sent them; `receivedAt`: the receive time the transport
+    /// gives them (as the in-process virtual UWBS does), `nil` for none (as USB, serial, TCP).
+    func inject(_ packets: [[UInt8]], receivedAt: Double? = nil) {
+        receive(packets, receivedAt: receivedAt)
     }
 
     /// The dev kit goes away: the stream ends with `disconnected`, opens fail until ``plug()``.

@@ -35,7 +35,7 @@ import UWBDevice
         let ended = Mutex(false)
         stream.deliver { delivery in
             switch delivery {
-            case .packet(let packet): received.withLock { $0.append(Int(packet.payload.first ?? 0)) }
+            case .packet(let packet, _): received.withLock { $0.append(Int(packet.payload.first ?? 0)) }
             case .finished(let error): ended.withLock { $0 = error == nil }
             }
         }
@@ -43,6 +43,27 @@ import UWBDevice
         continuation.finish()
         #expect(received.withLock { $0 } == [0, 1, 2, 3, 4, 5])
         #expect(ended.withLock { $0 })
+    }
+
+    /// A transport that says when a packet was received (the in-process virtual UWBS) has that
+    /// time delivered with it, also after the packet waited; one that does not (USB, serial,
+    /// TCP) has none, and the client stamps the packet when it reads it.
+    @Test func aPacketKeepsTheReceiveTimeItsTransportGaveItInOrder() throws {
+        let (stream, continuation) = UCIPacketStream.makeStream()
+        continuation.yield(try packet(0), receivedAt: 100.25)
+        continuation.yield(try packet(1))
+        let received = Mutex<[(Int, Double?)]>([])
+        stream.deliver { delivery in
+            if case .packet(let packet, let receivedAt) = delivery {
+                received.withLock { $0.append((Int(packet.payload.first ?? 0), receivedAt)) }
+            }
+        }
+        continuation.yield(try packet(2), receivedAt: 100.5)
+        continuation.yield(try packet(3), receivedAt: 99.0)
+        continuation.yield(try packet(4))
+        let got = received.withLock { $0 }
+        #expect(got.map(\.0) == [0, 1, 2, 3, 4])
+        #expect(got.map(\.1) == [100.25, nil, 100.5, 99.0, nil], "each packet's own time, unchanged and not reordered")
     }
 
     @Test func producersOnSeveralThreadsNeverRunTheReceiverTwiceAtOnce() async throws {

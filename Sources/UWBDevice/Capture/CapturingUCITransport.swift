@@ -26,9 +26,9 @@ public final class CapturingUCITransport: UCITransport {
         let (stream, continuation) = UCIPacketStream.makeStream(capacity: inbound.capacity)
         inbound.deliver { delivery in
             switch delivery {
-            case .packet(let packet):
+            case .packet(let packet, let receivedAt):
                 log.record(packet.bytes, direction: .received)
-                continuation.yield(packet)
+                continuation.yield(packet, receivedAt: receivedAt)
             case .finished(let error):
                 continuation.finish(throwing: error)
             }

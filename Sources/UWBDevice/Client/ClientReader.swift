@@ -16,8 +16,10 @@ import UCI
 final class ClientReader: Sendable {
     /// What the actor handles, in arrival order.
     enum ControlInput: Sendable {
-        /// A whole message; `interrupted` is the partial message a DEVICE_STATUS_NTF(ERROR) cut off.
-        case message(UCIRawMessage, interrupted: (message: UCIRawMessage, segments: Int)?)
+        /// A whole message; `interrupted` is the partial message a DEVICE_STATUS_NTF(ERROR) cut
+        /// off; `receivedAt` the receive time its transport gave its last packet, if any (range
+        /// data decoded by the actor is stamped with it).
+        case message(UCIRawMessage, interrupted: (message: UCIRawMessage, segments: Int)?, receivedAt: Double?)
         /// Range data for a session that is not mapped (logged and reported by the actor).
         case unknownSession(UInt32, UCIRawMessage?)
         /// A packet that could not be dispatched.
@@ -133,7 +135,7 @@ final class ClientReader: Sendable {
     /// One delivery of the stream of `generation`, on the transport's thread.
     func receive(_ delivery: UCIPacketStream.Delivery, generation: Int) {
         switch delivery {
-        case .packet(let packet):
+        case .packet(let packet, let receivedAt):
             let post: ControlInput? = state.withLock { state -> ControlInput? in
                 guard state.generation == generation else { return nil }
                 let inbound: UCIInbound
@@ -145,9 +147,10 @@ final class ClientReader: Sendable {
                 }
                 switch inbound {
                 case .rangeData(let view):
-                    return Self.deliver(view, in: &state, dialect: dialect, logger: logger) ? nil : .unknownSession(view.session, Self.message(packet))
+                    return Self.deliver(view, receivedAt: receivedAt, in: &state, dialect: dialect, logger: logger)
+                        ? nil : .unknownSession(view.session, Self.message(packet))
                 case .message(let raw):
-                    return .message(raw, interrupted: state.reassembler.interruptedByDeviceError)
+                    return .message(raw, interrupted: state.reassembler.interruptedByDeviceError, receivedAt: receivedAt)
                 }
             }
             if let post { postControl(post, generation: generation) }
@@ -166,18 +169,23 @@ final class ClientReader: Sendable {
         }
     }
 
-    /// Delivers a whole (reassembled) two-way SESSION_INFO_NTF, from the actor.
+    /// Delivers a whole (reassembled) two-way SESSION_INFO_NTF, from the actor; its samples are
+    /// stamped `receivedAt` (the transport's time of its last packet), else now.
     /// - Returns: `false` if its session is not mapped (counted as unrouted).
-    func deliver(_ view: UCISessionInfoView) -> Bool {
-        state.withLock { state in Self.deliver(view, in: &state, dialect: dialect, logger: logger) }
+    func deliver(_ view: UCISessionInfoView, receivedAt: Double?) -> Bool {
+        state.withLock { state in Self.deliver(view, receivedAt: receivedAt, in: &state, dialect: dialect, logger: logger) }
     }
 
     /// Counts `count` measurements for no mapped session.
     func countUnrouted(_ count: Int) { state.withLock { $0.unrouted += count } }
 
-    /// Every measurement of `view` to its session's sink, timestamped now; under the lock, so
-    /// an unmapped session gets nothing after ``unmap(_:session:)`` returned.
-    private static func deliver(_ view: UCISessionInfoView, in state: inout State, dialect: UCIMeasurementDialect, logger: Logger) -> Bool {
+    /// Every measurement of `view` to its session's sink, timestamped `receivedAt` (the time its
+    /// transport gave the packet: the virtual UWBS's round) or, without one, now (the read
+    /// time); under the lock, so an unmapped session gets nothing after ``unmap(_:session:)``
+    /// returned.
+    private static func deliver(
+        _ view: UCISessionInfoView, receivedAt: Double?, in state: inout State, dialect: UCIMeasurementDialect, logger: Logger
+    ) -> Bool {
         let token = view.session
         guard let route = state.routes[token] else {
             state.unrouted += view.measurementCount
@@ -187,7 +195,7 @@ final class ClientReader: Sendable {
             }
             return false
         }
-        let timestamp = MonotonicTime.seconds()
+        let timestamp = receivedAt ?? MonotonicTime.seconds()
         var dropped = 0
         let sink = route.samples
         view.forEachSample(

@@ -25,8 +25,8 @@ extension UCIClient {
         for await input in control {
             guard reader.isCurrent(generation) else { return }
             switch input {
-            case .message(let raw, let interrupted):
-                handleMessage(raw, interrupted: interrupted)
+            case .message(let raw, let interrupted, let receivedAt):
+                handleMessage(raw, interrupted: interrupted, receivedAt: receivedAt)
             case .unknownSession(let token, let raw):
                 let decoded = raw.flatMap { try? UCIMessage(decoding: $0, version: uciVersion) }
                 logger.notice("range data for unknown session \(ClientText.hex32(token))")
@@ -41,8 +41,8 @@ extension UCIClient {
         }
     }
 
-    /// A whole message from the UWBS.
-    private func handleMessage(_ raw: UCIRawMessage, interrupted: (message: UCIRawMessage, segments: Int)?) {
+    /// A whole message from the UWBS (`receivedAt`: its transport's receive time, if given).
+    private func handleMessage(_ raw: UCIRawMessage, interrupted: (message: UCIRawMessage, segments: Int)?, receivedAt: Double?) {
         if let (lost, segments) = interrupted {
             let error = UCIError(
                 .segmentMismatch, context: lost.name,
@@ -52,7 +52,7 @@ extension UCIClient {
         }
         switch raw.messageType {
         case .response: handleResponse(raw)
-        case .notification: handleNotification(raw)
+        case .notification: handleNotification(raw, receivedAt: receivedAt)
         default:
             let decoded = try? UCIMessage(decoding: raw, version: uciVersion)
             logger.notice("ignored \(decoded?.description ?? raw.description): not used by this client")
@@ -107,10 +107,10 @@ extension UCIClient {
 
     // MARK: Notifications
 
-    private func handleNotification(_ raw: UCIRawMessage) {
+    private func handleNotification(_ raw: UCIRawMessage, receivedAt: Double?) {
         if raw.opcode == .sessionInfo, let view = try? UCISessionInfoView(payload: raw.payload) {
             // A segmented two-way SESSION_INFO_NTF.
-            if !reader.deliver(view) {
+            if !reader.deliver(view, receivedAt: receivedAt) {
                 logger.notice("range data for unknown session \(ClientText.hex32(view.session))")
                 reportUnhandled(.unknownSession(view.session), message: raw, decoded: try? UCIMessage(decoding: raw, version: uciVersion))
             }
@@ -141,7 +141,7 @@ extension UCIClient {
             logger.notice("unknown notification: \(notification)")
             reportUnhandled(.unknown, message: raw, decoded: .notification(notification))
         case .sessionInfo(let info) where info.measurementType == .owrAoA || info.measurementType == .dlTDoA:
-            deliver(info, raw: raw)
+            deliver(info, raw: raw, receivedAt: receivedAt)
         case .sessionInfo, .multicastListUpdate, .dataCredit, .dataTransferStatus:
             logger.info("not used by this client: \(notification)")
             reportUnhandled(.notUsed, message: raw, decoded: .notification(notification))
@@ -149,8 +149,9 @@ extension UCIClient {
     }
 
     /// Delivers an OWR-AoA or DL-TDoA SESSION_INFO_NTF, typed, on its session's events, and the
-    /// valid OWR-AoA measurements as angle-only samples.
-    private func deliver(_ info: UCISessionInfo, raw: UCIRawMessage) {
+    /// valid OWR-AoA measurements as angle-only samples, stamped `receivedAt` (the transport's
+    /// receive time) or now.
+    private func deliver(_ info: UCISessionInfo, raw: UCIRawMessage, receivedAt: Double?) {
         guard let route = reader.route(for: info.session), let record = sessions[route.id] else {
             if !reader.wasClosed(info.session) {
                 logger.notice("range data for unknown session \(ClientText.hex32(info.session))")
@@ -160,7 +161,7 @@ extension UCIClient {
         }
         record.events.yield(.measurements(info))
         guard case .owrAoA(let list) = info.measurements else { return }
-        let timestamp = MonotonicTime.seconds()
+        let timestamp = receivedAt ?? MonotonicTime.seconds()
         var dropped = 0
         for measurement in list {
             if !route.samples.deliver(UCIPeerRangeSample(session: route.id, peer: measurement.macAddress, sample: measurement.rangeSample(timestamp: timestamp))) {

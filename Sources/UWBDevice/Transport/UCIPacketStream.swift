@@ -17,6 +17,14 @@ public import UCI
 /// Bounded either way: at most ``capacity`` packets wait; one more drops the oldest waiting
 /// packet and counts it (``droppedCount``). The producer never blocks.
 ///
+/// **When a packet was received.** A transport may say when each packet arrived
+/// (``Continuation/yield(_:receivedAt:)``, ``MonotonicTime`` seconds); the receiver gets that time
+/// with the packet and the client stamps the packet's range samples with it. Transports that read
+/// bytes from a device (USB, serial, TCP) give none: their samples are stamped when the client
+/// reads the packet, as always. The in-process virtual UWBS gives the time of the round that
+/// produced the packet, because its world may run rounds a few milliseconds before they are due
+/// (specs/virtual-uwbs.md §4).
+///
 /// The API mirrors `AsyncThrowingStream` (``makeStream(capacity:)``, ``Continuation/yield(_:)``,
 /// ``Continuation/finish(throwing:)``), so transports feed it the same way.
 public final class UCIPacketStream: AsyncSequence, Sendable {
@@ -26,8 +34,9 @@ public final class UCIPacketStream: AsyncSequence, Sendable {
     /// What a receiver is handed: a packet, or the end of the link (`nil`: closed normally;
     /// else why it failed, e.g. ``UWBDeviceError`` code `disconnected`).
     public enum Delivery: Sendable {
-        /// The next packet.
-        case packet(UCIPacket)
+        /// The next packet, and when it was received (``MonotonicTime`` seconds) if its transport
+        /// said so (``Continuation/yield(_:receivedAt:)``); `nil`: read it now.
+        case packet(UCIPacket, receivedAt: Double?)
         /// The link ended; nothing follows.
         case finished((any Error)?)
     }
@@ -41,8 +50,14 @@ public final class UCIPacketStream: AsyncSequence, Sendable {
     /// The default ``capacity``: about 10 s of 100 Hz range data for 8 accessories.
     public static let defaultCapacity = 8192
 
+    /// A packet waiting for the receiver, with its receive time.
+    private struct Waiting {
+        var packet: UCIPacket
+        var receivedAt: Double?
+    }
+
     private struct State {
-        var waiting: [UCIPacket] = []
+        var waiting: [Waiting] = []
         var head = 0
         /// The producer finished (with this error, if any); delivered after the waiting packets.
         var end: (any Error)?? = nil
@@ -56,18 +71,18 @@ public final class UCIPacketStream: AsyncSequence, Sendable {
 
         var count: Int { waiting.count - head }
 
-        mutating func append(_ packet: UCIPacket, capacity: Int) -> Bool {
+        mutating func append(_ packet: UCIPacket, receivedAt: Double?, capacity: Int) -> Bool {
             var kept = true
             if count >= capacity {
                 _ = removeFirst()
                 dropped += 1
                 kept = false
             }
-            waiting.append(packet)
+            waiting.append(Waiting(packet: packet, receivedAt: receivedAt))
             return kept
         }
 
-        mutating func removeFirst() -> UCIPacket? {
+        mutating func removeFirst() -> Waiting? {
             guard head < waiting.count else { return nil }
             let packet = waiting[head]
             head += 1
@@ -83,7 +98,7 @@ public final class UCIPacketStream: AsyncSequence, Sendable {
 
         /// The next thing to hand over: a waiting packet, else the end (once).
         mutating func next() -> Delivery? {
-            if let packet = removeFirst() { return .packet(packet) }
+            if let first = removeFirst() { return .packet(first.packet, receivedAt: first.receivedAt) }
             if let end, !endDelivered {
                 endDelivered = true
                 return .finished(end)
@@ -110,10 +125,13 @@ public final class UCIPacketStream: AsyncSequence, Sendable {
         let stream: UCIPacketStream
 
         /// Hands `packet` to the receiver (synchronously, on this thread) or queues it.
+        /// - Parameter receivedAt: when the packet was received, ``MonotonicTime`` seconds: its
+        ///   range samples are stamped with it. `nil` (a transport reading a device): they are
+        ///   stamped when the client reads the packet.
         /// - Returns: `false` if the queue was full and its oldest packet was dropped (counted in
         ///   ``UCIPacketStream/droppedCount``), or the stream has ended.
         @discardableResult
-        public func yield(_ packet: UCIPacket) -> Bool { stream.yield(packet) }
+        public func yield(_ packet: UCIPacket, receivedAt: Double? = nil) -> Bool { stream.yield(packet, receivedAt: receivedAt) }
 
         /// Ends the stream: normally (`nil`) or with the error that ended the link. Packets still
         /// waiting are delivered first. Idempotent.
@@ -139,7 +157,7 @@ public final class UCIPacketStream: AsyncSequence, Sendable {
         if start { drain(receiver) }
     }
 
-    private func yield(_ packet: UCIPacket) -> Bool {
+    private func yield(_ packet: UCIPacket, receivedAt: Double?) -> Bool {
         enum Action {
             case deliver(Receiver)
             case resume(CheckedContinuation<Delivery?, Never>)
@@ -155,15 +173,15 @@ public final class UCIPacketStream: AsyncSequence, Sendable {
                 state.waiter = nil
                 return .resume(waiter)
             }
-            return .queued(state.append(packet, capacity: capacity))
+            return .queued(state.append(packet, receivedAt: receivedAt, capacity: capacity))
         }
         switch action {
         case .deliver(let receiver):
-            receiver(.packet(packet))
+            receiver(.packet(packet, receivedAt: receivedAt))
             drain(receiver)
             return true
         case .resume(let waiter):
-            waiter.resume(returning: .packet(packet))
+            waiter.resume(returning: .packet(packet, receivedAt: receivedAt))
             return true
         case .queued(let kept):
             return kept
@@ -240,7 +258,7 @@ public final class UCIPacketStream: AsyncSequence, Sendable {
 
         public mutating func next() async throws -> UCIPacket? {
             switch await stream.next() {
-            case .packet(let packet)?: return packet
+            case .packet(let packet, _)?: return packet
             case .finished(let error?)?: throw error
             case .finished(nil)?, nil: return nil
             }
