@@ -4,8 +4,14 @@ import UCI
 /// Where a virtual UWBS's packets go: its transport (an in-process stream or a TCP
 /// connection). Built-in peers have none.
 struct VirtualUWBSOutput: Sendable {
-    /// Delivers one typed packet to the host, in order.
-    let deliver: @Sendable (UCIPacket) -> Void
+    /// Delivers one typed packet to the host, in order, with the real time (``MonotonicTime``
+    /// seconds) of the world time it was sent at (`nil` with the manual clock).
+    let deliver: @Sendable (UCIPacket, _ sentAt: Double?) -> Void
+    /// `true` if the host receives the time with the packet (the in-process transport: its
+    /// samples are stamped with their round's time); `false` for a TCP connection, whose host
+    /// stamps a packet when it reads it. The world runs rounds ahead of the wall clock only
+    /// while every attached device's output is timed (``VirtualUWBSWorld/batchWindow``).
+    let timed: Bool
     /// The device went away (unplug fault, world shut down): the host side sees `reason`.
     let hangUp: @Sendable (String) -> Void
 }

@@ -277,7 +277,8 @@ final class TCPConnection: Sendable {
     }
 
     var output: VirtualUWBSOutput {
-        VirtualUWBSOutput(deliver: { [self] packet in write(packet) }, hangUp: { [self] reason in hangUp(reason: reason) })
+        // Untimed: the host stamps what it reads from the socket with its read time.
+        VirtualUWBSOutput(deliver: { [self] packet, _ in write(packet) }, timed: false, hangUp: { [self] reason in hangUp(reason: reason) })
     }
 
     private func write(_ packet: UCIPacket) {

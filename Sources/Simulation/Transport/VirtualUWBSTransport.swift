@@ -10,6 +10,11 @@ import UCI
 /// ``VirtualUWBSFault/disconnect(reconnectAfter:)`` ends the stream with a
 /// `UWBDeviceError` of code `disconnected`; ``open()`` then fails with `notFound`
 /// until the device is back, which ``waitUntilPresent(timeout:)`` waits for.
+///
+/// Each packet comes with the real time (`MonotonicTime`) of the world time it was sent at
+/// (`UCIPacketStream.Continuation.yield(_:receivedAt:)`): a real-time world runs rounds up to
+/// ``VirtualUWBSWorld/batchWindow`` before they are due, and the client stamps a round's samples
+/// with the round's time, not with when the packet came. With the manual clock there is none.
 public actor VirtualUWBSTransport: UCITransport {
     /// `"sim"` or the name given to ``VirtualUWBSWorld/makeTransport(configuration:placement:name:)``.
     public nonisolated let name: String
@@ -45,7 +50,8 @@ public actor VirtualUWBSTransport: UCITransport {
         let (stream, continuation) = UCIPacketStream.makeStream()
         let device = name
         let output = VirtualUWBSOutput(
-            deliver: { continuation.yield($0) },
+            deliver: { packet, sentAt in continuation.yield(packet, receivedAt: sentAt) },
+            timed: true,
             hangUp: { reason in
                 continuation.finish(
                     throwing: UWBDeviceError(

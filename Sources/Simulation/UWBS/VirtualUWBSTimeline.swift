@@ -1,4 +1,5 @@
 import NearbyBase
+import UWBDevice
 
 /// The time of a ``VirtualUWBSWorld``: world time (real or manual) and the scenario's clock.
 /// Pure bookkeeping, apart from the devices and the scheduler that reads it.
@@ -8,7 +9,8 @@ struct VirtualUWBSTimeline: Sendable {
     /// When the scenario's clock starts.
     let scenarioStart: ScenarioStart
     private var manualTime = 0.0
-    private let realStart = ContinuousClock.now
+    /// The real clock (``MonotonicTime``, the clock of range-sample timestamps) at world time 0.
+    private let realStart = MonotonicTime.seconds()
     /// World time at which the scenario's clock is 0 (`nil` before it started).
     private var scenarioEpoch: Double?
     /// ``ScenarioStart/pairedSessions(_:maximumWait:)``: the sessions that ranged so far, and
@@ -25,7 +27,17 @@ struct VirtualUWBSTimeline: Sendable {
     var now: Double {
         switch clock {
         case .manual: manualTime
-        case .realTime(let speed): realStart.duration(to: .now).inSeconds * speed
+        case .realTime(let speed): (MonotonicTime.seconds() - realStart) * speed
+        }
+    }
+
+    /// The real time (``MonotonicTime`` seconds) at which world time `time` is (or was) with a
+    /// real-time clock: when a round at `time` is due; `nil` with the manual clock, whose time
+    /// is no real time.
+    func monotonicTime(at time: Double) -> Double? {
+        switch clock {
+        case .manual: nil
+        case .realTime(let speed): realStart + time / speed
         }
     }
 

@@ -40,11 +40,17 @@ extension VirtualUWBSWorld {
         devices[id] = Device(
             id: id, name: name, uwbs: uwbs, output: output, inbox: inbox, pump: pump, generation: generation,
             placement: placement, isPeer: false)
-        devicesInOrder = devices.keys.sorted().compactMap { devices[$0] }
+        devicesChanged()
         broadcaster.yield(.deviceAttached(id, name: name, isPeer: false))
         handle(power, from: id)
         ensureScheduler()
         return inbox
+    }
+
+    /// Keeps ``devicesInOrder`` and ``outputsTimed`` with `devices` (after every change).
+    private func devicesChanged() {
+        devicesInOrder = devices.keys.sorted().compactMap { devices[$0] }
+        outputsTimed = devicesInOrder.allSatisfy { $0.output?.timed ?? true }
     }
 
     /// Detaches a device: its sessions vanish (peers ranging with it see RX timeouts), its
@@ -53,7 +59,7 @@ extension VirtualUWBSWorld {
     func detach(_ id: VirtualUWBSDeviceID, reason: String, hangUp: Bool) {
         guard let device = devices.removeValue(forKey: id) else { return }
         device.isAttached = false
-        devicesInOrder = devices.keys.sorted().compactMap { devices[$0] }
+        devicesChanged()
         device.pump?.cancel()
         device.inbox?.finish()
         if hangUp { device.output?.hangUp(reason) }
@@ -109,7 +115,7 @@ extension VirtualUWBSWorld {
         devices[id] = Device(
             id: id, name: name, uwbs: uwbs, generation: 0, placement: place, peerScenario: peer.scenario, isPeer: true,
             spawnedBy: spawnedBy.map { (device: $0.0, sessionID: $0.1) })
-        devicesInOrder = devices.keys.sorted().compactMap { devices[$0] }
+        devicesChanged()
         broadcaster.yield(.deviceAttached(id, name: name, isPeer: true))
         if let reaction = devices[id]?.uwbs.startPeerSession(id: peer.sessionID, configuration: peer.sessionConfiguration, at: now) {
             handle(reaction, from: id)

@@ -29,7 +29,7 @@ extension VirtualUWBSWorld {
         if tracing { broadcaster.yield(.packet(id, .toDevice, packet)) }
         let time = now
         guard let reaction = devices[id]?.uwbs.receive(packet, at: time) else { return }
-        handle(reaction, from: id)
+        handle(reaction, from: id, at: time)
         wakeScheduler()
     }
 
@@ -42,20 +42,25 @@ extension VirtualUWBSWorld {
         return configured > .zero ? configured : nil
     }
 
-    /// Delivers a reaction's packets and publishes what it changed.
-    func handle(_ reaction: VirtualUWBSReaction, from id: VirtualUWBSDeviceID) {
-        handle(reaction, from: id, output: devices[id]?.output)
+    /// Delivers a reaction's packets, sent at world time `time` (now unless given), and
+    /// publishes what it changed.
+    func handle(_ reaction: VirtualUWBSReaction, from id: VirtualUWBSDeviceID, at time: Double? = nil) {
+        handle(reaction, from: id, output: devices[id]?.output, at: time ?? now)
     }
 
-    /// ``handle(_:from:)-(_,VirtualUWBSDeviceID)`` for a device the caller holds (a round):
-    /// no lookup by identifier.
-    func handle(_ reaction: VirtualUWBSReaction, from device: Device) {
-        handle(reaction, from: device.id, output: device.isAttached ? device.output : nil)
+    /// ``handle(_:from:at:)-(_,VirtualUWBSDeviceID,_)`` for a device the caller holds (a round at
+    /// world time `time`): no lookup by identifier.
+    func handle(_ reaction: VirtualUWBSReaction, from device: Device, at time: Double) {
+        handle(reaction, from: device.id, output: device.isAttached ? device.output : nil, at: time)
     }
 
-    private func handle(_ reaction: VirtualUWBSReaction, from id: VirtualUWBSDeviceID, output: VirtualUWBSOutput?) {
+    /// The packets go out with the real time of `time` (``VirtualUWBSTimeline/monotonicTime(at:)``):
+    /// a round's packets may leave before it is due (``VirtualUWBSWorld/batchWindow``), and an
+    /// in-process host stamps their samples with the round's time, not with when it got them.
+    private func handle(_ reaction: VirtualUWBSReaction, from id: VirtualUWBSDeviceID, output: VirtualUWBSOutput?, at time: Double) {
+        let sentAt = output == nil ? nil : timeline.monotonicTime(at: time)
         for packet in reaction.packets {
-            output?.deliver(packet)
+            output?.deliver(packet, sentAt)
             if output != nil { traffic[id, default: VirtualUWBSTraffic()].count(packet) }
             if tracing { broadcaster.yield(.packet(id, .toHost, packet)) }
         }

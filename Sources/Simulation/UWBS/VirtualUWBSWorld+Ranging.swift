@@ -17,7 +17,7 @@ extension VirtualUWBSWorld {
                     broadcaster.yield(.round(timeoutRound(id, session.id, address, time)))
                 }
             }
-            handle(reaction, from: device)
+            handle(reaction, from: device, at: time)
             return
         }
         // One radio per device: the device's own rounds run one after the other (a round due
@@ -88,7 +88,7 @@ extension VirtualUWBSWorld {
                             measurement: exchanges[index].result.measurement)))
             }
         }
-        handle(reaction, from: device)
+        handle(reaction, from: device, at: time)
         exchanges.withUnsafeBufferPointer { exchanges in
             for index in exchanges.indices {
                 // A peer detached by the reactions handled so far is not served.
@@ -100,7 +100,7 @@ extension VirtualUWBSWorld {
                             device: served.device.id, sessionID: session.id, peerAddress: served.result.address,
                             peerDevice: exchanges[index].peer == nil ? nil : id, worldTime: time,
                             sceneTime: exchanges[index].sceneTime, measurement: served.result.measurement)))
-                handle(peerReaction, from: served.device)
+                handle(peerReaction, from: served.device, at: time)
             }
         }
     }

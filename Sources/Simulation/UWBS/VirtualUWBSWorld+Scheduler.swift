@@ -43,27 +43,49 @@ extension VirtualUWBSWorld {
         }
     }
 
-    /// How far ahead of the wall clock a real-time step runs rounds, real seconds: the rounds
-    /// due within it share one wake-up (8 accessories at 100 Hz on one host radio: their rounds
-    /// follow each other a fraction of a millisecond apart). Each round still runs at, and is
-    /// stamped with, its own scheduled world time, in order; only its packets leave up to this
-    /// much earlier.
-    static let batchWindow = 0.001
+    /// How far ahead of the wall clock a real-time step runs rounds, real seconds, while every
+    /// attached device's packets carry their time (in-process transports): the rounds due
+    /// within it share one wake-up of the world's thread (8 accessories at 100 Hz on one host
+    /// radio: their rounds follow each other about 1.25 ms apart, so one wake-up runs two
+    /// intervals' rounds instead of one round). Each round still runs at its own scheduled
+    /// world time, in order; its packets leave up to this much earlier, with that time mapped
+    /// to the real clock (``VirtualUWBSTimeline/monotonicTime(at:)``), which the host stamps
+    /// their samples with, so no sample moves in time (specs/runtime.md §6.1, seventh pass).
+    static let batchWindow = 0.020
 
-    /// Runs what is due (and due within ``batchWindow``) and returns the real seconds until the
-    /// next round (or half a second).
+    /// The window while a device's packets cannot carry their time (a TCP connection: `nearby
+    /// sim uwbs`, `demo --serve-kit`), whose host stamps a packet when it reads it: a packet
+    /// sent early moves its samples by as much, so the world runs at most 1 ms ahead.
+    static let untimedBatchWindow = 0.001
+
+    /// Runs what is due (and due within ``batchWindow``, or ``untimedBatchWindow``) and returns
+    /// the real seconds until the next round (or half a second).
     private func schedulerStep() -> Double? {
         guard !isShutDown, case .realTime(let speed) = clock else { return nil }
         scheduler.timer.beginStep()
         // The step's packets reach the host's readers on this thread: their consumers are
         // woken once for the step, not once per round (``WakeBatch``).
-        let target = now + Self.batchWindow * speed
+        let target = now + (outputsTimed ? timedBatchWindow : Self.untimedBatchWindow) * speed
         WakeBatch.run { runDueRounds(upTo: target) }
         return nextDueTime().map { max(0, ($0 - now) / speed) } ?? 0.5
     }
 
     /// Something changed (a command, a peer, a fault): the scheduler looks at the rounds now.
     func wakeScheduler() { scheduler.wake() }
+
+    /// Tests: runs rounds up to `seconds` of real time ahead while every output is timed,
+    /// instead of ``batchWindow``.
+    func setBatchWindow(_ seconds: Double) {
+        timedBatchWindow = seconds
+        wakeScheduler()
+    }
+
+    /// The real time (``MonotonicTime`` seconds) at which world time `time` is (or was) with a
+    /// real-time clock, `nil` with the manual clock: what an in-process host stamps the samples
+    /// of a round at `time` with.
+    public func monotonicTime(at time: Double) -> Double? {
+        timeline.monotonicTime(at: time)
+    }
 
     private func nextDueTime() -> Double? {
         var earliest: Double?

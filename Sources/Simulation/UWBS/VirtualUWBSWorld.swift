@@ -60,6 +60,11 @@ public actor VirtualUWBSWorld {
     /// rounds visit devices in this order (sorting and looking up the keys at every round cost
     /// more than the round).
     var devicesInOrder: [Device] = []
+    /// `false` while an attached device's output cannot carry its packets' time (a TCP
+    /// connection): the scheduler then runs rounds at most ``untimedBatchWindow`` ahead.
+    var outputsTimed = true
+    /// ``batchWindow`` (tests set others: a sample's time must not depend on it).
+    var timedBatchWindow = VirtualUWBSWorld.batchWindow
     /// Counts attachments, so a pump of an earlier attachment of the same device stops.
     var generation: UInt64 = 0
     var isShutDown = false
