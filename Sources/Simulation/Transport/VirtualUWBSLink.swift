@@ -4,7 +4,7 @@ import UCI
 /// Where a virtual UWBS's packets go: its transport (an in-process stream or a TCP
 /// connection). Built-in peers have none.
 struct VirtualUWBSOutput: Sendable {
-    /// Delivers one typed packet to the host, in order, with the real time (``MonotonicTime``
+    /// Delivers one typed packet to the host, in order, with the real time (`MonotonicTime`
     /// seconds) of the world time it was sent at (`nil` with the manual clock).
     let deliver: @Sendable (UCIPacket, _ sentAt: Double?) -> Void
     /// `true` if the host receives the time with the packet (the in-process transport: its

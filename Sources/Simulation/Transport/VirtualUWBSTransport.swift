@@ -13,7 +13,7 @@ import UCI
 ///
 /// Each packet comes with the real time (`MonotonicTime`) of the world time it was sent at
 /// (`UCIPacketStream.Continuation.yield(_:receivedAt:)`): a real-time world runs rounds up to
-/// ``VirtualUWBSWorld/batchWindow`` before they are due, and the client stamps a round's samples
+/// `VirtualUWBSWorld.batchWindow` (20 ms) before they are due, and the client stamps a round's samples
 /// with the round's time, not with when the packet came. With the manual clock there is none.
 public actor VirtualUWBSTransport: UCITransport {
     /// `"sim"` or the name given to ``VirtualUWBSWorld/makeTransport(configuration:placement:name:)``.

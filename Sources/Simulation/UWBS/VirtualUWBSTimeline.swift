@@ -9,7 +9,7 @@ struct VirtualUWBSTimeline: Sendable {
     /// When the scenario's clock starts.
     let scenarioStart: ScenarioStart
     private var manualTime = 0.0
-    /// The real clock (``MonotonicTime``, the clock of range-sample timestamps) at world time 0.
+    /// The real clock (`MonotonicTime`, the clock of range-sample timestamps) at world time 0.
     private let realStart = MonotonicTime.seconds()
     /// World time at which the scenario's clock is 0 (`nil` before it started).
     private var scenarioEpoch: Double?
@@ -31,7 +31,7 @@ struct VirtualUWBSTimeline: Sendable {
         }
     }
 
-    /// The real time (``MonotonicTime`` seconds) at which world time `time` is (or was) with a
+    /// The real time (`MonotonicTime` seconds) at which world time `time` is (or was) with a
     /// real-time clock: when a round at `time` is due; `nil` with the manual clock, whose time
     /// is no real time.
     func monotonicTime(at time: Double) -> Double? {

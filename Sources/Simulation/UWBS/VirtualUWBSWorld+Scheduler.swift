@@ -80,7 +80,7 @@ extension VirtualUWBSWorld {
         wakeScheduler()
     }
 
-    /// The real time (``MonotonicTime`` seconds) at which world time `time` is (or was) with a
+    /// The real time (`MonotonicTime` seconds) at which world time `time` is (or was) with a
     /// real-time clock, `nil` with the manual clock: what an in-process host stamps the samples
     /// of a round at `time` with.
     public func monotonicTime(at time: Double) -> Double? {
