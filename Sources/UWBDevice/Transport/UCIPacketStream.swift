@@ -25,7 +25,7 @@ public import UCI
 /// produced the packet, because its world may run rounds a few milliseconds before they are due
 /// (specs/virtual-uwbs.md §4).
 ///
-/// The API mirrors `AsyncThrowingStream` (``makeStream(capacity:)``, ``Continuation/yield(_:)``,
+/// The API mirrors `AsyncThrowingStream` (``makeStream(capacity:)``, ``Continuation/yield(_:receivedAt:)``,
 /// ``Continuation/finish(throwing:)``), so transports feed it the same way.
 public final class UCIPacketStream: AsyncSequence, Sendable {
     public typealias Element = UCIPacket
@@ -125,9 +125,11 @@ public final class UCIPacketStream: AsyncSequence, Sendable {
         let stream: UCIPacketStream
 
         /// Hands `packet` to the receiver (synchronously, on this thread) or queues it.
-        /// - Parameter receivedAt: when the packet was received, ``MonotonicTime`` seconds: its
-        ///   range samples are stamped with it. `nil` (a transport reading a device): they are
-        ///   stamped when the client reads the packet.
+        /// - Parameters:
+        ///   - packet: the next packet, in arrival order.
+        ///   - receivedAt: when the packet was received, ``MonotonicTime`` seconds: its range
+        ///     samples are stamped with it. `nil` (a transport reading a device): they are
+        ///     stamped when the client reads the packet.
         /// - Returns: `false` if the queue was full and its oldest packet was dropped (counted in
         ///   ``UCIPacketStream/droppedCount``), or the stream has ended.
         @discardableResult
