@@ -22,7 +22,7 @@ for i in $(seq 1 "$runs"); do
   $swift test --skip-build > "$out/run-$i.log" 2>&1
   rc=$?
   end=$(date +%s)
-  result=$(grep -a -E '^(✔|✘) Test run' "$out/run-$i.log" | tail -1)
+  result=$(grep -a -E '^(✔|✘|━) Test run' "$out/run-$i.log" | tail -1)
   line="run $i: exit $rc, $((end - start)) s, load $(cut -d' ' -f1-3 /proc/loadavg): ${result:-no result (crashed?)}"
   echo "$line" | tee -a "$summary"
   if [ "$rc" != 0 ]; then
