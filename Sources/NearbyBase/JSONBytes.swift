@@ -41,6 +41,49 @@ public enum JSONBytes {
         }
     }
 
+    /// Appends a finite number as Swift's `description` writes it (`1.5`, `-3.0`, `0.0001`,
+    /// `1e-05`): the shortest digits that read back as `value`.
+    ///
+    /// Values below 10⁶ with at most 7 decimals (every distance, angle and time a range
+    /// notification carries: centimetres, Q9.7 degrees, milliseconds) are written from integers;
+    /// any other value goes through `description` (which allocates nothing for short text).
+    public static func appendShortest(_ value: Double, to out: inout [UInt8]) {
+        let magnitude = value.magnitude
+        if magnitude == 0 {
+            append(value.sign == .minus ? "-0.0" : "0.0", to: &out)
+            return
+        }
+        // Below 10⁶, 10⁻⁷ is far coarser than the spacing of doubles (≤ 1.2e-10), so at most one
+        // decimal with 7 fraction digits reads back as `value`: the nearest, `units`. A shorter one
+        // that reads back is that one with trailing zeros, so dropping them gives the shortest
+        // digits, which is what `description` prints between 1e-4 and 2^53.
+        if magnitude >= 0.0001, magnitude < 1_000_000 {
+            let units = UInt64(magnitude * 10_000_000 + 0.5)
+            if Double(units) / 10_000_000 == magnitude {
+                if value.sign == .minus { out.append(UInt8(ascii: "-")) }
+                appendDigits(units / 10_000_000, to: &out)
+                out.append(UInt8(ascii: "."))
+                var fraction = units % 10_000_000
+                guard fraction != 0 else {
+                    out.append(UInt8(ascii: "0"))
+                    return
+                }
+                var divisor: UInt64 = 1_000_000
+                while fraction % 10 == 0 {
+                    fraction /= 10
+                    divisor /= 10
+                }
+                while divisor > 0 {
+                    out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+                    divisor /= 10
+                }
+                return
+            }
+        }
+        var text = value.description
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
     /// Appends an integer in decimal, or `null`.
     public static func appendInteger(_ value: Int64?, to out: inout [UInt8]) {
         guard let value else {

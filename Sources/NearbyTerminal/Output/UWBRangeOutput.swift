@@ -112,7 +112,7 @@ public struct UWBRangeOutput: Sendable {
             JSONBytes.append("null", to: &out)
             return
         }
-        appendText(value.description, to: &out)
+        JSONBytes.appendShortest(value, to: &out)
     }
 
     /// The status name (`OK`), or `0x21` for a status UCI does not name.
