@@ -2,7 +2,11 @@
  * a writer sends a 60-byte message (the size of a SESSION_INFO_NTF with one measurement) every
  * 50 ms over TCP loopback; the reader blocks in read(2), formats one JSON line with snprintf and
  * writes it with write(2): the least any program does per sample of `nearby uwb range`.
- * Prints the reader's CPU microseconds per message (getrusage: user + system). */
+ * Prints the reader's CPU microseconds per message (getrusage: user + system).
+ *
+ * `floor N wake` prints what a wake-up alone costs: the process sleeps 50 ms (nanosleep) N
+ * times and does nothing else; CPU microseconds per wake-up. No program can spend less per
+ * sample than this at 20 Hz while printing each sample as it comes. */
 #include <netinet/in.h>
 #include <signal.h>
 #include <netinet/tcp.h>
@@ -23,6 +27,14 @@ static double cpu_us(void) {
 
 int main(int argc, char **argv) {
     int count = argc > 1 ? atoi(argv[1]) : 400;
+    if (argc > 2 && strcmp(argv[2], "wake") == 0) {
+        struct timespec pause = {0, 50000000};
+        for (int i = 0; i < 20; i++) nanosleep(&pause, NULL); /* the first 20 warm up */
+        double start = cpu_us();
+        for (int i = 0; i < count; i++) nanosleep(&pause, NULL);
+        fprintf(stderr, "%.1f\n", (cpu_us() - start) / count);
+        return 0;
+    }
     int listener = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in address = {0};
     address.sin_family = AF_INET;

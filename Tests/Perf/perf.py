@@ -165,11 +165,12 @@ def raw_run(port: int, count: int, use_perf: bool, warmup: int) -> tuple[float, 
     return cpu * 1e6, lines.count
 
 
-def floor_run(floor: str, samples: int) -> float:
-    """The floor program's CPU µs per message. Its lines go to a pipe this script reads, as
-    `nearby uwb range`'s do (`raw_run`): writing to a pipe whose reader wakes per line costs
-    the writer about 20 µs more per sample on this machine than writing to /dev/null."""
-    process = subprocess.Popen([floor, str(samples)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def floor_run(floor: str, samples: int, mode: list[str] | None = None) -> float:
+    """The floor program's CPU µs per message (or per wake-up alone: mode ['wake']). Its lines
+    go to a pipe this script reads, as `nearby uwb range`'s do (`raw_run`): writing to a pipe
+    whose reader wakes per line costs the writer about 20 µs more per sample on this machine
+    than writing to /dev/null."""
+    process = subprocess.Popen([floor, str(samples)] + (mode or []), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     reader = threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True)
     reader.start()
     try:
@@ -185,10 +186,11 @@ def floor_run(floor: str, samples: int) -> float:
 def measure_raw(runs: int, use_perf: bool, samples: int, floor: str | None) -> dict:
     sim, port = start_sim()
     try:
-        figures, floors = [], []
+        figures, floors, wakes = [], [], []
         for _ in range(runs):
             if floor:
                 floors.append(floor_run(floor, samples))
+                wakes.append(floor_run(floor, min(samples, 200), ['wake']))
             if use_perf:
                 cpu, n = raw_run(port, samples + 60, True, 40)
                 figures.append(cpu / max(n, 1))
@@ -200,6 +202,8 @@ def measure_raw(runs: int, use_perf: bool, samples: int, floor: str | None) -> d
         if floors:
             result['floor_us_per_sample'] = statistics.median(floors)
             result['floor_runs'] = [round(f, 2) for f in floors]
+            result['wake_us'] = statistics.median(wakes)
+            result['wake_runs'] = [round(f, 2) for f in wakes]
         return result
     finally:
         sim.terminate()
@@ -348,8 +352,10 @@ def main() -> int:
               f'(goal <= {GOALS["raw_us_per_sample"]:.0f}; runs {results["raw"]["runs"]})', flush=True)
         if 'floor_us_per_sample' in results['raw']:
             print(f'    floor of this machine now (Tests/Perf/floor.c): {results["raw"]["floor_us_per_sample"]:7.1f} us per sample '
-                  f'(runs {results["raw"]["floor_runs"]}); nearby = {results["raw"]["us_per_sample"] / results["raw"]["floor_us_per_sample"]:.1f} x the floor',
+                  f'(runs {results["raw"]["floor_runs"]}); nearby = {results["raw"]["us_per_sample"] / results["raw"]["floor_us_per_sample"]:.2f} x the floor',
                   flush=True)
+            print(f'    a wake-up alone (50 ms asleep, nothing done):  {results["raw"]["wake_us"]:7.1f} us '
+                  f'(runs {results["raw"]["wake_runs"]})', flush=True)
     if 'demo' in only:
         results['demo'] = measure_demo(args.runs, use_perf, args.demo_seconds)
         print(f'  demo 8 x 100 Hz:                             {results["demo"]["us_per_update"]:7.1f} us CPU per update '
