@@ -78,8 +78,10 @@ let package = Package(
                 .product(name: "NearbyRuntime", package: "nearby"),
                 .product(name: "NearbyInteraction", package: "nearby"),
                 .product(name: "NearbySupport", package: "nearby"),
+                .product(name: "NearbyTerminal", package: "nearby"),
                 .product(name: "NIProtocol", package: "nearby"),
                 .product(name: "Ranging", package: "nearby"),
+                .product(name: "UCI", package: "nearby"),
             ],
             path: "Benchmarks/RuntimeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -5,8 +5,10 @@ import Glibc
 import NearbyInteraction
 import NearbyRuntime
 import NearbySupport
+import NearbyTerminal
 import NIProtocol
 import Ranging
+import UCI
 
 // The last stage of a sample on the host (specs/runtime.md section 6): the update's JSON line,
 // written into the output buffer in place (RunJSON.appendUpdateLine), and a whole burst through a
@@ -43,6 +45,34 @@ let benchmarks: @Sendable () -> Void = {
         for index in benchmark.scaledIterations {
             let update = made[index % made.count]
             RunJSON.appendUpdateLine(update, accessory: identity, time: update.timestamp, context: context, to: &buffer)
+            if buffer.count > 1 << 19 { buffer.removeAll(keepingCapacity: true) }
+        }
+        benchmark.stopMeasurement()
+        blackHole(buffer.count)
+    }
+
+    // The raw UWB path's line (`nearby uwb range --json`): a decoded sample as a range
+    // notification carries it (centimetres, Q9.7 degrees) written into the output buffer.
+    Benchmark("uwb range --json line: a sample encoded into the output buffer (UWBRangeOutput.append)",
+              configuration: .init(metrics: metrics, scalingFactor: .kilo)) { benchmark in
+        var generator = SystemRandomNumberGenerator()
+        let samples = (0..<1000).map { index in
+            UCIPeerRangeSample(
+                session: 42, peer: .short(0x0002),
+                sample: RangeSample(
+                    timestamp: 1000 + Double(index) * 0.05, distance: Double(Int.random(in: 30...800, using: &generator)) / 100,
+                    azimuth: Double(Int.random(in: -7680...7680, using: &generator)) / 128,
+                    elevation: Double(Int.random(in: -3840...3840, using: &generator)) / 128,
+                    figureOfMerit: 100, isNonLineOfSight: false))
+        }
+        let output = UWBRangeOutput(json: true)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        for sample in samples { output.append(sample, start: 1000, to: &buffer) }
+        buffer.removeAll(keepingCapacity: true)
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations {
+            output.append(samples[index % samples.count], start: 1000, to: &buffer)
             if buffer.count > 1 << 19 { buffer.removeAll(keepingCapacity: true) }
         }
         benchmark.stopMeasurement()
