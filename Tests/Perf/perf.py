@@ -165,22 +165,44 @@ def raw_run(port: int, count: int, use_perf: bool, warmup: int) -> tuple[float, 
     return cpu * 1e6, lines.count
 
 
-def floor_run(floor: str, samples: int, mode: list[str] | None = None) -> float:
+def floor_run(floor: str, samples: int, mode: list[str] | None = None, use_perf: bool = False) -> float:
     """The floor program's CPU µs per message (or per wake-up alone: mode ['wake']). Its lines
     go to a pipe this script reads, as `nearby uwb range`'s do (`raw_run`): writing to a pipe
     whose reader wakes per line costs the writer about 20 µs more per sample on this machine
-    than writing to /dev/null."""
+    than writing to /dev/null.
+
+    With perf the figure is taken as nearby's is: `perf stat -p` over a steady-state window of
+    the reading process (the floor's lines counted as they come; a wake-up every 50 ms for the
+    wake mode, which prints nothing). Without perf, the program's own getrusage figure. The two
+    agree for the floor; for the bare wake-up getrusage reads about twice perf's task-clock on
+    this VM, so only figures taken the same way are compared."""
     process = subprocess.Popen([floor, str(samples)] + (mode or []), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    reader = threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True)
-    reader.start()
+    lines = Lines(process, '"t_s"')
     try:
+        if use_perf:
+            wake = bool(mode)
+            if wake:
+                time.sleep(2)
+            else:
+                lines.wait_for(40, 30)
+            start, started = lines.count, time.monotonic()
+            window = Window(process.pid)
+            seconds = max(3.0, (samples - 80) / 20)
+            if wake:
+                time.sleep(seconds)
+            else:
+                lines.wait_for(start + int(seconds * 20), seconds * 3 + 10)
+            cpu = window.stop()
+            count = (time.monotonic() - started) / 0.05 if wake else lines.count - start
+            return cpu / max(count, 1)
         error = process.stderr.read()
         process.wait(timeout=samples)
+        return float(error.strip().splitlines()[-1])
     finally:
         if process.poll() is None:
             process.kill()
-    reader.join(5)
-    return float(error.strip().splitlines()[-1])
+            process.wait(10)
+        lines.thread.join(5)
 
 
 def measure_raw(runs: int, use_perf: bool, samples: int, floor: str | None) -> dict:
@@ -189,8 +211,8 @@ def measure_raw(runs: int, use_perf: bool, samples: int, floor: str | None) -> d
         figures, floors, wakes = [], [], []
         for _ in range(runs):
             if floor:
-                floors.append(floor_run(floor, samples))
-                wakes.append(floor_run(floor, min(samples, 200), ['wake']))
+                floors.append(floor_run(floor, samples, use_perf=use_perf))
+                wakes.append(floor_run(floor, min(samples, 200), ['wake'], use_perf=use_perf))
             if use_perf:
                 cpu, n = raw_run(port, samples + 60, True, 40)
                 figures.append(cpu / max(n, 1))
