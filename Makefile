@@ -230,7 +230,8 @@ perf: apt perf-deps release
 	$(PYTHON) Tests/Perf/perf.py --nearby $(DIST)/nearby --floor .build/perf/floor --report $(PERF_REPORT) $(PERF_FLAGS)
 
 # The release link's function order (packaging/nearby.order): the functions the demo, the raw UWB
-# path and a replay execute, from callgrind on the release binary; then the binary linked again.
+# path and a replay execute, from callgrind on the release binary, those each sample executes
+# first (specs/runtime.md §6.1, "Eighth pass"); then the binary linked again.
 order-file: apt release
 	$(call apt_install,valgrind binutils)
 	$(PYTHON) Tests/Perf/order-file.py --binary "$$($(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/nearby"
