@@ -24,21 +24,10 @@ public enum JSONBytes {
         }
         if units != 0 && value < 0 { out.append(UInt8(ascii: "-")) }
         appendDigits(UInt64(units / scale), to: &out)
-        var fraction = units % scale
+        let fraction = units % scale
         guard fraction != 0 else { return }
-        // Drop the trailing zeros, then write the remaining digits zero-padded on the left.
-        var digits = decimals
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
         out.append(UInt8(ascii: "."))
-        var divisor: Int64 = 1
-        for _ in 1..<max(digits, 1) { divisor *= 10 }
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-            divisor /= 10
-        }
+        appendFraction(UInt64(fraction), digits: decimals, to: &out)
     }
 
     /// Appends a finite number as Swift's `description` writes it (`1.5`, `-3.0`, `0.0001`,
@@ -63,19 +52,11 @@ public enum JSONBytes {
                 if value.sign == .minus { out.append(UInt8(ascii: "-")) }
                 appendDigits(units / 10_000_000, to: &out)
                 out.append(UInt8(ascii: "."))
-                var fraction = units % 10_000_000
-                guard fraction != 0 else {
+                let fraction = units % 10_000_000
+                if fraction == 0 {
                     out.append(UInt8(ascii: "0"))
-                    return
-                }
-                var divisor: UInt64 = 1_000_000
-                while fraction % 10 == 0 {
-                    fraction /= 10
-                    divisor /= 10
-                }
-                while divisor > 0 {
-                    out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-                    divisor /= 10
+                } else {
+                    appendFraction(fraction, digits: 7, to: &out)
                 }
                 return
             }
@@ -137,6 +118,23 @@ public enum JSONBytes {
             }
         default:
             out.append(byte)
+        }
+    }
+
+    /// Appends a non-zero fraction of `digits` decimal places (`fraction` / 10^digits) without
+    /// its trailing zeros, zero-padded on the left: 500 with 4 digits writes `05`.
+    @inline(__always)
+    private static func appendFraction(_ fraction: UInt64, digits: Int, to out: inout [UInt8]) {
+        var fraction = fraction
+        var divisor: UInt64 = 1
+        for _ in 1..<max(digits, 1) { divisor *= 10 }
+        while fraction % 10 == 0 {
+            fraction /= 10
+            divisor /= 10
+        }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
         }
     }
 
