@@ -94,22 +94,26 @@ public final class ChildProcess: @unchecked Sendable {
     }()
 
     /// A thread that reads `fd` to its end into `output`.
+    ///
+    /// The thread only waits (`poll`) without the lock; every `read` happens under
+    /// `output`'s lock, the same lock ``stdout`` / ``stderr`` take to drain the pipe themselves.
+    /// So whatever the child wrote before an event the test has seen (a peer prints its line,
+    /// flushed, before it answers over the radio or D-Bus) is in what ``stdout`` returns: no
+    /// window where the bytes were read but not yet appended.
     private static func read(_ fd: Int32, stderr: Bool, output: OutputBuffer, exit: ExitBox) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        output.state.withLock { if stderr { $0.stderrFD = fd } else { $0.stdoutFD = fd } }
         Thread.detachNewThread {
-            var buffer = [UInt8](repeating: 0, count: 65_536)
+            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    output.state.withLock {
-                        if stderr { $0.stderr.append(contentsOf: buffer[0..<count]) } else { $0.stdout.append(contentsOf: buffer[0..<count]) }
-                    }
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    break
+                let ready = poll(&waiting, 1, -1)
+                if ready < 0 && errno == EINTR { continue }
+                let open = output.state.withLock { state in
+                    state.drain(stderr: stderr, closing: true)
+                    return (stderr ? state.stderrFD : state.stdoutFD) >= 0
                 }
+                if !open || ready < 0 { break }
             }
-            close(fd)
             exit.state.withLock { $0.openPipes -= 1 }
         }
     }
@@ -125,10 +129,20 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Everything the process wrote to stdout so far.
-    public var stdout: String { output.state.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
-    /// Everything the process wrote to stderr so far.
-    public var stderr: String { output.state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    /// Everything the process wrote to stdout so far, including what is still in the pipe.
+    public var stdout: String {
+        output.state.withLock {
+            $0.drain(stderr: false)
+            return String(decoding: $0.stdout, as: UTF8.self)
+        }
+    }
+    /// Everything the process wrote to stderr so far, including what is still in the pipe.
+    public var stderr: String {
+        output.state.withLock {
+            $0.drain(stderr: true)
+            return String(decoding: $0.stderr, as: UTF8.self)
+        }
+    }
     /// `true` while the process runs.
     public var isRunning: Bool { exit.state.withLock { $0.status == nil } }
 
@@ -252,7 +266,39 @@ public actor RunSlots {
 }
 
 final class OutputBuffer: Sendable {
-    let state = Mutex<(stdout: [UInt8], stderr: [UInt8])>(([], []))
+    let state = Mutex(OutputState())
+}
+
+/// A child's output so far and the pipes it still comes through (non-blocking read ends; -1 once
+/// at their end and closed). Read only under ``OutputBuffer/state``'s lock.
+struct OutputState {
+    var stdout: [UInt8] = []
+    var stderr: [UInt8] = []
+    var stdoutFD: Int32 = -1
+    var stderrFD: Int32 = -1
+
+    /// Reads everything the pipe holds now. At its end (or on an error) the reader thread
+    /// (`closing`) closes it; anyone else leaves that to the thread, which may be polling it.
+    mutating func drain(stderr: Bool, closing: Bool = false) {
+        let fd = stderr ? stderrFD : stdoutFD
+        guard fd >= 0 else { return }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                if stderr { self.stderr.append(contentsOf: chunk[0..<count]) } else { stdout.append(contentsOf: chunk[0..<count]) }
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                return
+            } else {
+                guard closing else { return }
+                close(fd)
+                if stderr { stderrFD = -1 } else { stdoutFD = -1 }
+                return
+            }
+        }
+    }
 }
 
 /// A child process misbehaved; the message carries its output.
