@@ -48,7 +48,7 @@ public final class BlueZMockProcess: Sendable {
 
     /// Lines the mock printed that start with `prefix`.
     public func lines(_ prefix: String) -> [String] {
-        process.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
+        process.lines(startingWith: prefix)
     }
 
     /// Stops the mock and its bus.

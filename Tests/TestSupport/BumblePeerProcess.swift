@@ -33,7 +33,7 @@ public final class BumblePeerProcess: Sendable {
 
     /// Lines the peer printed that start with `prefix`.
     public func lines(_ prefix: String) -> [String] {
-        process.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
+        process.lines(startingWith: prefix)
     }
 
     /// Stops the peer.

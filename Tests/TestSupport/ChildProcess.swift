@@ -143,6 +143,11 @@ public final class ChildProcess: @unchecked Sendable {
             return String(decoding: $0.stderr, as: UTF8.self)
         }
     }
+    /// The stdout lines that start with `prefix` (peers report events as `EVENT key=value` lines),
+    /// including what is still in the pipe.
+    public func lines(startingWith prefix: String) -> [String] {
+        stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
+    }
     /// `true` while the process runs.
     public var isRunning: Bool { exit.state.withLock { $0.status == nil } }
 

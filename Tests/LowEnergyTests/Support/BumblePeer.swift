@@ -50,11 +50,11 @@ final class BumblePeer: Sendable {
 
     /// Lines the peer printed that start with `prefix`.
     func lines(_ prefix: String) -> [String] {
-        process.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
+        process.lines(startingWith: prefix)
     }
 
-    /// Waits until the peer printed at least `count` lines starting with `prefix` (its output is
-    /// read asynchronously, so a line may show up a moment after the event it reports).
+    /// Waits until the peer printed at least `count` lines starting with `prefix` (for lines the
+    /// peer prints after the event the test saw, e.g. `NOTIFIED` once its notification went out).
     /// - Returns: the number of such lines then.
     @discardableResult
     func waitForLines(_ prefix: String, count: Int, timeout: Duration = .seconds(20)) async throws -> Int {
