@@ -11,12 +11,22 @@ echo "SCAN-END status=$?"
 # Everything the kernel and the controller say from here on, for the host (btmon's btsnoop).
 btmon -w /tmp/connect.btsnoop > /dev/null 2>&1 &
 BTMON=$!
-# How long BlueZ takes to connect and resolve the services here (TCG is slow).
-START=$(cat /proc/uptime | cut -d' ' -f1)
-timeout 60 bluetoothctl --timeout 50 connect "$ACCESSORY" > /tmp/connect.log 2>&1
-END=$(cat /proc/uptime | cut -d' ' -f1)
-echo "BLUETOOTHCTL-CONNECT seconds=$(awk "BEGIN { print $END - $START }") $(grep -c 'Connection successful' /tmp/connect.log) resolved=$(bluetoothctl info "$ACCESSORY" | grep -c 'ServicesResolved: yes')"
-bluetoothctl disconnect "$ACCESSORY" > /dev/null 2>&1
+# How long BlueZ takes to connect and resolve the services here: Device1.Connect called directly
+# (busctl returns with its reply; bluetoothctl in non-interactive mode stays until its --timeout),
+# then ServicesResolved polled for up to 20 s.
+DEVICE=/org/bluez/hci0/dev_$(echo "$ACCESSORY" | tr : _)
+START=$(cut -d' ' -f1 /proc/uptime)
+busctl --timeout=60 call org.bluez "$DEVICE" org.bluez.Device1 Connect > /tmp/connect.log 2>&1
+CONNECT=$?
+END=$(cut -d' ' -f1 /proc/uptime)
+RESOLVED=0
+for i in $(seq 1 100); do
+  busctl get-property org.bluez "$DEVICE" org.bluez.Device1 ServicesResolved 2>/dev/null | grep -q true && { RESOLVED=1; break; }
+  sleep 0.2
+done
+RESOLVED_AT=$(cut -d' ' -f1 /proc/uptime)
+echo "CONNECT status=$CONNECT seconds=$(awk "BEGIN { print $END - $START }") resolved=$RESOLVED resolved_seconds=$(awk "BEGIN { print $RESOLVED_AT - $START }") $(tr '\n' ' ' < /tmp/connect.log)"
+busctl --timeout=20 call org.bluez "$DEVICE" org.bluez.Device1 Disconnect > /dev/null 2>&1
 sleep 2
 echo "RANGE-BEGIN"
 # SIGINT after 30 s (a clean stop and summary), SIGKILL 10 s later if it is still connecting.

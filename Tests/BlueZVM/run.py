@@ -8,8 +8,10 @@ Debian's kernel + a debootstrap root with bluez): C0 is attached with btattach o
 console (H4 over the socket qemu connects to the peer), bluetoothd owns hci0, and nearby (the
 host's build, over 9p) runs Tests/BlueZVM/guest-test.sh through it: doctor, scan, range.
 
-Prints what it saw and exits 0 when the guest's scan found the accessory and its range reached the
-accessory at 2.0 m with a configured event; the exchange times of both backends are printed.
+Prints what it saw and exits 0 when the guest's scan found the accessory, BlueZ's own Device1.Connect
+connected it with its services resolved, and nearby's range reached the accessory (a configured
+event, at least 5 updates) and stopped cleanly on SIGINT with its summary; the exchange times of
+both backends are printed.
 """
 
 from __future__ import annotations
@@ -77,8 +79,14 @@ def main() -> int:
         uwbs = start([nearby, 'sim', 'uwbs', '--listen', '127.0.0.1:0', '--noise', 'ideal'])
         uwbs_port = int(wait_line(uwbs, r'127\.0\.0\.1:(\d+)', 60).split(':')[1])
         ni = ['--behaviour', 'blepeer.ni_accessory:NIAccessoryBehaviour']
+        # C0 hardware-like (blepeer/controller.py's strict mode): it honours the event masks, so
+        # after LE Extended Create Connection it sends LE Enhanced Connection Complete, the event
+        # Linux (6.1's hci_le_ext_create_conn_sync) waits for. Stock Bumble sends the legacy LE
+        # Connection Complete; the kernel then timed out, cancelled an established link's
+        # creation, and bluetoothctl's connect took 51 s with the services never resolved.
+        strict = ['--strict']
         peer_port, own_port = free_port(), free_port()
-        peer = start([options.python, os.path.join(ROOT, 'Tests/Peers/ble_peer.py'), '--port', str(peer_port), *ni],
+        peer = start([options.python, os.path.join(ROOT, 'Tests/Peers/ble_peer.py'), '--port', str(peer_port), *ni, *strict],
                      env={'NEARBY_NI_UWBS': f'127.0.0.1:{uwbs_port}'})
         wait_line(peer, 'READY', 60)
 
@@ -137,12 +145,17 @@ def main() -> int:
         scan = [json.loads(l) for l in outputs if l.startswith('{"address"')]
         configured = [json.loads(l) for l in outputs if '"event":"configured"' in l]
         updates = next((int(l.split()[1]) for l in outputs if l.startswith('RANGE-UPDATES')), 0)
+        connect = next((l for l in outputs if l.startswith('CONNECT ')), '')
+        resolved = 'status=0 ' in connect and 'resolved=1' in connect
+        # Stopped by SIGINT: the run's own summary, marked interrupted (a clean stop, not a kill).
+        summary = any('"event":"summary"' in l and '"interrupted":true' in l for l in outputs)
         found = any(o.get('address') == ACCESSORY and o.get('name') == 'nb-peer' for o in scan)
-        print(f'guest: scan objects {len(scan)} (accessory found: {found}); range configured {len(configured)}, updates {updates}', flush=True)
+        print(f'guest: scan objects {len(scan)} (accessory found: {found}); Device1.Connect and services resolved: {resolved}; '
+              f'range configured {len(configured)}, updates {updates}, clean stop with a summary: {summary}', flush=True)
         if configured:
             print(f'BlueZ 5.66 in qemu (real bluetoothd, btattach to Bumble): configured exchange_ms={[c["exchange_ms"] for c in configured]}',
                   flush=True)
-        return 0 if found and configured and updates >= 5 else 1
+        return 0 if found and resolved and configured and updates >= 5 and summary else 1
     finally:
         for child in reversed(children):
             child.terminate()
