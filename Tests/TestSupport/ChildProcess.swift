@@ -108,11 +108,12 @@ public final class ChildProcess: @unchecked Sendable {
             while true {
                 let ready = poll(&waiting, 1, -1)
                 if ready < 0 && errno == EINTR { continue }
+                // poll failing otherwise: read what is there, then close as at the end of file.
                 let open = output.state.withLock { state in
-                    state.drain(stderr: stderr, closing: true)
+                    state.drain(stderr: stderr, closing: true, atEnd: ready < 0)
                     return (stderr ? state.stderrFD : state.stdoutFD) >= 0
                 }
-                if !open || ready < 0 { break }
+                if !open { break }
             }
             exit.state.withLock { $0.openPipes -= 1 }
         }
@@ -282,9 +283,9 @@ struct OutputState {
     var stdoutFD: Int32 = -1
     var stderrFD: Int32 = -1
 
-    /// Reads everything the pipe holds now. At its end (or on an error) the reader thread
-    /// (`closing`) closes it; anyone else leaves that to the thread, which may be polling it.
-    mutating func drain(stderr: Bool, closing: Bool = false) {
+    /// Reads everything the pipe holds now. At its end (or on an error, or `atEnd`) the reader
+    /// thread (`closing`) closes it; anyone else leaves that to the thread, which may be polling it.
+    mutating func drain(stderr: Bool, closing: Bool = false, atEnd: Bool = false) {
         let fd = stderr ? stderrFD : stdoutFD
         guard fd >= 0 else { return }
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -294,7 +295,7 @@ struct OutputState {
                 if stderr { self.stderr.append(contentsOf: chunk[0..<count]) } else { stdout.append(contentsOf: chunk[0..<count]) }
             } else if count < 0 && errno == EINTR {
                 continue
-            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !(closing && atEnd) {
                 return
             } else {
                 guard closing else { return }
