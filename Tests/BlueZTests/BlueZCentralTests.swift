@@ -95,6 +95,29 @@ struct BlueZCentralTests {
         await central.close()
     }
 
+    /// The NI session's last message (0x0C stop) is sent right before `close()`, which gives the
+    /// sockets back and calls `Device1.Disconnect`. bluetoothd disconnects 2 s after that call
+    /// (src/device.c `DISCONNECT_TIMER`), so what the socket held is written first; the mock
+    /// waits as bluetoothd does. A CI run lost the stop message when the mock disconnected at
+    /// once, before reading the socket (this test failed 4 of 4 with that mock).
+    @Test("a message sent right before close reaches the accessory before the link goes, every time (3 rounds)")
+    func lastMessageBeforeClose() async throws {
+        let rig = try await BlueZRig.start()
+        defer { rig.stop() }
+        let central = try await rig.central()
+        for round in 1...3 {
+            let channel = try await central.openDataChannel(to: Self.accessory, type: .random, timeout: .seconds(20), services: DataChannelService.known)
+            #expect(await (channel as? BlueZDataChannel)?.writesThroughSocket == true)
+            try await channel.send([0x0C, UInt8(round)])
+            await channel.close()
+            // The accessory's own order: the message, then the link's end.
+            #expect(await eventually { rig.peer.lines("DISCONNECTED").count == round })
+            let events = rig.peer.process.stdout.split(separator: "\n").filter { $0.hasPrefix("RECEIVED") || $0.hasPrefix("DISCONNECTED") }
+            #expect(events.count == 2 * round && events.suffix(2).first?.contains("data=0c0\(round)") == true, "round \(round): \(events)")
+        }
+        await central.close()
+    }
+
     @Test("BlueZ before 5.48 has no AcquireWrite / AcquireNotify: WriteValue and StartNotify carry the channel, a warning says why")
     func oldBlueZ() async throws {
         let rig = try await BlueZRig.start(bluez: ["--version", "5.47"])

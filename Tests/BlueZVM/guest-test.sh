@@ -30,8 +30,11 @@ busctl --timeout=20 call org.bluez "$DEVICE" org.bluez.Device1 Disconnect > /dev
 sleep 2
 echo "RANGE-BEGIN"
 # SIGINT after 30 s (a clean stop and summary), SIGKILL 10 s later if it is still connecting.
+RANGE_START=$(cut -d' ' -f1 /proc/uptime)
 timeout -k 10 -s INT 30 $NEARBY range "$ACCESSORY" --uwb "$UWB" --json --store /tmp/accessories.json > /tmp/range.out 2> /tmp/range.err
 echo "RANGE-STATUS $?"
+# From SIGINT to exit: the stop message, then Device1.Disconnect (bluetoothd's DISCONNECT_TIMER).
+echo "RANGE-STOP-SECONDS $(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $RANGE_START - 30 }")"
 grep -E '"event":"(configured|state|summary)"' /tmp/range.out
 grep -c '"event":"update"' /tmp/range.out | sed 's/^/RANGE-UPDATES /'
 tail -5 /tmp/range.err

@@ -10,8 +10,8 @@ host's build, over 9p) runs Tests/BlueZVM/guest-test.sh through it: doctor, scan
 
 Prints what it saw and exits 0 when the guest's scan found the accessory, BlueZ's own Device1.Connect
 connected it with its services resolved, and nearby's range reached the accessory (a configured
-event, at least 5 updates) and stopped cleanly on SIGINT with its summary; the exchange times of
-both backends are printed.
+event, at least 5 updates) and stopped cleanly on SIGINT with its summary, the accessory having got
+nearby's stop message (0x0C) before the link ended; the exchange times of both backends are printed.
 """
 
 from __future__ import annotations
@@ -150,12 +150,22 @@ def main() -> int:
         # Stopped by SIGINT: the run's own summary, marked interrupted (a clean stop, not a kill).
         summary = any('"event":"summary"' in l and '"interrupted":true' in l for l in outputs)
         found = any(o.get('address') == ACCESSORY and o.get('name') == 'nb-peer' for o in scan)
+        stop_seconds = next((l.split()[1] for l in outputs if l.startswith('RANGE-STOP-SECONDS')), '?')
+        # The accessory got nearby's 0x0C stop before the link ended (bluetoothd's 2 s DISCONNECT_TIMER).
+        peer.terminate()
+        try:
+            peer_output = peer.communicate(timeout=10)[0]
+        except subprocess.TimeoutExpired:
+            peer.kill()
+            peer_output = peer.communicate()[0]
+        stopped = 'NI-STOP' in peer_output
         print(f'guest: scan objects {len(scan)} (accessory found: {found}); Device1.Connect and services resolved: {resolved}; '
-              f'range configured {len(configured)}, updates {updates}, clean stop with a summary: {summary}', flush=True)
+              f'range configured {len(configured)}, updates {updates}, clean stop with a summary: {summary} '
+              f'({stop_seconds} s from SIGINT to exit); the accessory got the stop message: {stopped}', flush=True)
         if configured:
             print(f'BlueZ 5.66 in qemu (real bluetoothd, btattach to Bumble): configured exchange_ms={[c["exchange_ms"] for c in configured]}',
                   flush=True)
-        return 0 if found and resolved and configured and updates >= 5 and summary else 1
+        return 0 if found and resolved and configured and updates >= 5 and summary and stopped else 1
     finally:
         for child in reversed(children):
             child.terminate()

@@ -318,6 +318,9 @@ def main(argv: list[str] | None = None) -> int:
                         help='another client already acquired every notifying characteristic (NotifyAcquired true)')
     parser.add_argument('--temporary-timeout', type=float, default=30.0,
                         help='seconds before a disconnected, unpaired device is removed while nobody discovers (main.conf TemporaryTimeout)')
+    parser.add_argument('--disconnect-timer', type=float, default=2.0,
+                        help='seconds between Device1.Disconnect and the link\'s end (src/device.c DISCONNECT_TIMER): '
+                        'what a client wrote before the call is sent first')
     parser.add_argument('--log-level', default='WARNING')
     options = parser.parse_args(argv)
     logging.basicConfig(level=options.log_level.upper(), stream=sys.stderr,
