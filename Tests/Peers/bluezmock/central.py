@@ -390,11 +390,19 @@ class Central:
             await asyncio.sleep(0.02)
 
     async def remove_device(self, obj, path, sender=None):
+        # src/adapter.c remove_device: a connected device goes through device_request_disconnect
+        # (its DISCONNECT_TIMER) before it is removed.
         device = self.devices.get(str(path))
         if device is None:
             raise BlueZError('DoesNotExist', 'Does Not Exist')
+        self.daemon.require_powered()
         if device.connection is not None:
-            await device.connection.disconnect()
+            connection = device.connection
+            await asyncio.sleep(self.daemon.options.disconnect_timer)
+            if device.connection is connection:
+                await connection.disconnect()
+        if self.devices.get(str(path)) is not device:
+            return
         del self.devices[str(path)]
         if device.removal is not None:
             device.removal.cancel()
