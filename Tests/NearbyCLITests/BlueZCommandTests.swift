@@ -145,6 +145,33 @@ struct BlueZCommandTests {
         #expect(bluez.lines("BLUEZ-ACQUIRE-NOTIFY").count == 1 && bluez.lines("BLUEZ-ACQUIRE-WRITE").count == 1)
     }
 
+    /// bluetoothd ends a link 2 s after `Device1.Disconnect` (the mock as well): `nearby range`
+    /// stops every session, then closes the channels together, so both requests reach bluetoothd
+    /// before the first link ends (one after another, the second would come after it).
+    @Test("range --hci bluez with two accessories: both get the stop message, and both disconnects are asked for before the first link ends")
+    func rangeTwo() async throws {
+        let (server, peer, uwbsPort, hciPort) = try await RangeEndToEndTests.startPeers(peerArguments: ["--accessories", "2"])
+        defer {
+            peer.terminate()
+            server.terminate()
+        }
+        let bluez = try await BlueZMockProcess(hciPort: hciPort)
+        defer { bluez.stop() }
+        let second = "F0:F1:F2:F3:F4:F6"
+        let range = try ChildProcess(PackagePaths.nearby, [
+            "range", NIAccessoryPeer.address, second, "--hci", "bluez", "--uwb", "tcp:127.0.0.1:\(uwbsPort)", "--json",
+            "--store", RangeCommandTests.emptyStore(),
+        ], environment: bluez.environment)
+        defer { range.terminate() }
+        _ = try await AccessoryRoleCommandTests.waitForUpdates(range, of: NIAccessoryPeer.address, count: 3)
+        _ = try await AccessoryRoleCommandTests.waitForUpdates(range, of: second, count: 3)
+        range.signal(SIGINT)
+        #expect(try await range.waitForExit(timeout: .seconds(30)) == 0, "\(range.stderr)")
+        try await peer.waitForOutput("NI-STOP", count: 2)
+        let order = bluez.process.stdout.split(separator: "\n").filter { $0.hasPrefix("BLUEZ-DISCONNECT") }
+        #expect(order.count == 4 && order.prefix(2).allSatisfy { $0.hasPrefix("BLUEZ-DISCONNECT-REQUESTED") }, "\(order)")
+    }
+
     @Test("accessory --hci bluez: a GATT application and an advertisement through BlueZ; our phone role (own host, second controller) ranges with it; one phone at a time")
     func accessory() async throws {
         let (server, uwbsPort) = try await AccessoryRoleCommandTests.uwbs()

@@ -152,22 +152,25 @@ public final class ChildProcess: @unchecked Sendable {
     /// `true` while the process runs.
     public var isRunning: Bool { exit.state.withLock { $0.status == nil } }
 
-    /// Waits until stdout or stderr contains `text`. The default timeout only bounds a failure
-    /// (a loaded machine once stalled every process for about 20 s at the start of a run).
+    /// Waits until stdout and stderr together contain `text` `count` times. The default timeout
+    /// only bounds a failure (a loaded machine once stalled every process for about 20 s at the
+    /// start of a run).
     /// - Throws: if the process exits first or `timeout` passes; the message holds its output.
-    public func waitForOutput(_ text: String, timeout: Duration = .seconds(60)) async throws {
+    public func waitForOutput(_ text: String, count: Int = 1, timeout: Duration = .seconds(60)) async throws {
+        func seen() -> Bool { stdout.components(separatedBy: text).count + stderr.components(separatedBy: text).count - 2 >= count }
+        let what = count == 1 ? "\"\(text)\"" : "\"\(text)\" \(count) times"
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
-            if stdout.contains(text) || stderr.contains(text) { return }
+            if seen() { return }
             if let status = exit.state.withLock({ $0.status }) {
                 await waitForPipes(until: clock.now.advanced(by: .seconds(2)))
-                if stdout.contains(text) || stderr.contains(text) { return }
-                throw ChildProcessError("\(commandLine) exited (status \(status)) before printing \"\(text)\"\nstdout:\n\(stdout)\nstderr:\n\(stderr)")
+                if seen() { return }
+                throw ChildProcessError("\(commandLine) exited (status \(status)) before printing \(what)\nstdout:\n\(stdout)\nstderr:\n\(stderr)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw ChildProcessError("\(commandLine) did not print \"\(text)\" within \(timeout)\nstdout:\n\(stdout)\nstderr:\n\(stderr)")
+        throw ChildProcessError("\(commandLine) did not print \(what) within \(timeout)\nstdout:\n\(stdout)\nstderr:\n\(stderr)")
     }
 
     /// Waits for the process to exit and returns its status.

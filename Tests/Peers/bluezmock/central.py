@@ -376,6 +376,7 @@ class Central:
         if device.connection is None:
             raise BlueZError('NotConnected', 'Not Connected')
         connection = device.connection
+        report(f'BLUEZ-DISCONNECT-REQUESTED address={device.address}')
         # bluetoothd ends the link DISCONNECT_TIMER (2 s) after the call (src/device.c
         # device_request_disconnect -> disconnect_all), and answers once it ended: what the client
         # wrote before (a Write Command through the AcquireWrite socket, e.g. NI's 0x0C stop) is
