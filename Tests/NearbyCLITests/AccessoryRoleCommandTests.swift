@@ -226,13 +226,26 @@ struct AccessoryRoleEmulatedKitTests {
         defer { accessory.terminate() }
         try await air.process.waitForOutput("PHONE-STARTED session=0x00005004", timeout: .seconds(120))
         try await air.process.waitForOutput("PHONE-STARTED session=0x00005003", timeout: .seconds(30))
+        // Each phone runs on its own in the air process, and nearby reports each refusal when it
+        // gets to it: wait for every line rather than assume the others came first.
+        for line in ["PHONE-STARTED session=0x00005001", "PHONE-WRITE-ACCEPTED phone=2", "PHONE-NO-ACD phone=2", "PHONE-NO-START phone=3",
+                     "PHONE-NO-ACD phone=4", "PHONE-UNEXPECTED data=03 phone=4"] {
+            try await air.process.waitForOutput(line, timeout: .seconds(30))
+        }
         #expect(air.lines("PHONE-STARTED session=0x00005001").count == 1, "the well-behaved phone ranges: \(air.process.stdout)")
         #expect(air.lines("PHONE-WRITE-ACCEPTED phone=2").count == 1 && air.lines("PHONE-NO-ACD phone=2").count == 1,
                 "accepted; its answer waits for a subscription that never comes")
         #expect(air.lines("PHONE-NO-START phone=3").count == 1, "garbage and invalid shareable data start nothing")
         #expect(air.lines("PHONE-NO-ACD phone=4").count == 1, "38 bytes do not fit ATT_MTU 23")
-        let errors = AccessoryRoleCommandTests.jsonObjects(accessory.stdout).filter { $0["event"] as? String == "error" }
-        let messages = errors.compactMap { $0["message"] as? String ?? $0["reason"] as? String }.joined(separator: "\n")
+        func errorMessages() -> String {
+            let errors = AccessoryRoleCommandTests.jsonObjects(accessory.stdout).filter { $0["event"] as? String == "error" }
+            return errors.compactMap { $0["message"] as? String ?? $0["reason"] as? String }.joined(separator: "\n")
+        }
+        var messages = errorMessages()
+        for _ in 0..<300 where !(messages.contains("unknown message ID 0x42") && messages.contains("channel") && messages.contains("ATT_MTU 23")) {
+            try await Task.sleep(for: .milliseconds(100))
+            messages = errorMessages()
+        }
         #expect(messages.contains("unknown message ID 0x42"), "\(messages)")
         #expect(messages.contains("channel"), "the invalid field is named: \(messages)")
         #expect(messages.contains("ATT_MTU 23"), "\(messages)")

@@ -168,6 +168,8 @@ struct BlueZCommandTests {
         range.signal(SIGINT)
         #expect(try await range.waitForExit(timeout: .seconds(30)) == 0, "\(range.stderr)")
         try await peer.waitForOutput("NI-STOP", count: 2)
+        #expect(peer.stdout.contains("data=0c accessory=\(NIAccessoryPeer.address)") && peer.stdout.contains("data=0c accessory=\(second)"))
+        try await bluez.process.waitForOutput("BLUEZ-DISCONNECTED", count: 2)
         let order = bluez.process.stdout.split(separator: "\n").filter { $0.hasPrefix("BLUEZ-DISCONNECT") }
         #expect(order.count == 4 && order.prefix(2).allSatisfy { $0.hasPrefix("BLUEZ-DISCONNECT-REQUESTED") }, "\(order)")
     }

@@ -53,7 +53,9 @@ struct PairingCommandTests {
         let repaired = try await Self.nearby(["setup", "--hci", peer.hciSpec, "--timeout", "30", "--repair", "Tag", "--store", store])
         #expect(repaired.status == 0, "\(repaired.stderr)")
         #expect(repaired.stderr.contains("its stored keys are replaced once the new pairing succeeds"), "\(repaired.stderr)")
-        try await peer.process.waitForOutput("PAIRED sc=1", timeout: .seconds(20))
+        // The first pairing's line is there already: wait for the second (the accessory prints it
+        // once it stored the keys, which can be after this process exited).
+        try await peer.process.waitForOutput("PAIRED sc=1", count: 2, timeout: .seconds(20))
         #expect(peer.lines("PAIRED").count == 2)
         let forgot = try await Self.nearby(["accessories", "forget", "Tag", "--store", store])
         #expect(forgot.status == 0)
