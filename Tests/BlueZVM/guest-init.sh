@@ -44,7 +44,7 @@ say "BLUETOOTHD $(bluetoothd --version) $(bluetoothctl list | tr '\n' ' ')"
 # The test: a script from the host's tree, with its arguments (Tests/BlueZVM/guest-test.sh).
 TEST=$(arg test)
 if [ -n "$TEST" ]; then
-  NEARBY="$(arg nearby)" UWB="$(arg uwb)" ACCESSORY="$(arg accessory)" sh "$WORKTREE/$TEST" 2>&1 | sed 's/^/GUEST-OUT /' > /dev/ttyS0
+  NEARBY="$(arg nearby)" UWB="$(arg uwb)" ACCESSORY="$(arg accessory)" sh "$WORKTREE/$TEST" 2>&1 | sed -u 's/^/GUEST-OUT /' > /dev/ttyS0
 fi
 say "BLUETOOTHD-LOG $(tail -c 2000 /tmp/bluetoothd.log | tr '\n' '|')"
 say "DONE"

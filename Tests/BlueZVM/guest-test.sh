@@ -1,7 +1,8 @@
 #!/bin/sh
 # The commands `make test-bluez` runs in the guest, through the real bluetoothd: nearby's
 # doctor, scan (same JSON as over HCI), range with the Bumble NI accessory (the exchange time in
-# its configured event). $NEARBY: the executable; $UWB: the host's virtual UWBS; $ACCESSORY: the
+# its configured event), then the accessory role (`nearby accessory`, a phone on the host ranges
+# with it). $NEARBY: the executable; $UWB: the host's virtual UWBS; $ACCESSORY: the
 # accessory's address. Lines: GUEST-OUT ... (the host parses them).
 set -u
 echo "DOCTOR $($NEARBY doctor --json)"
@@ -39,5 +40,26 @@ grep -E '"event":"(configured|state|summary)"' /tmp/range.out
 grep -c '"event":"update"' /tmp/range.out | sed 's/^/RANGE-UPDATES /'
 tail -5 /tmp/range.err
 echo "RANGE-END"
+
+# The accessory role through bluetoothd: a GATT application and an advertisement ("door"); the
+# host's phone (nearby's own host on a second Bumble controller of the same air) finds it by
+# name and ranges, then leaves; once this accessory is idle again it is stopped with SIGINT.
+timeout -k 10 -s INT 150 $NEARBY accessory --uwb "$UWB" --name door --json --store /tmp/accessory-store.json \
+  > /tmp/accessory.out 2> /tmp/accessory.err &
+ACCESSORY_PID=$!
+for i in $(seq 1 300); do grep -q "waiting for phones" /tmp/accessory.err && break; sleep 0.2; done
+echo "ACCESSORY-WAITING $(grep -c 'waiting for phones' /tmp/accessory.err)"
+# The phone came, ranged and left: a state "idle" after "ranging" (at most 120 s).
+for i in $(seq 1 600); do
+  grep '"event":"state"' /tmp/accessory.out | grep -A1000 '"state":"ranging"' | grep -q '"state":"idle"' && break
+  sleep 0.2
+done
+kill -INT $ACCESSORY_PID
+wait $ACCESSORY_PID
+echo "ACCESSORY-STATUS $?"
+grep -E '"event":"(state|summary)"' /tmp/accessory.out
+grep -c '"event":"update"' /tmp/accessory.out | sed 's/^/ACCESSORY-UPDATES /'
+tail -5 /tmp/accessory.err
+echo "ACCESSORY-END"
 kill $BTMON; sleep 1
 echo "BTSNOOP $(base64 -w0 /tmp/connect.btsnoop)"

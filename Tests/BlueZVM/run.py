@@ -11,7 +11,10 @@ host's build, over 9p) runs Tests/BlueZVM/guest-test.sh through it: doctor, scan
 Prints what it saw and exits 0 when the guest's scan found the accessory, BlueZ's own Device1.Connect
 connected it with its services resolved, and nearby's range reached the accessory (a configured
 event, at least 5 updates) and stopped cleanly on SIGINT with its summary, the accessory having got
-nearby's stop message (0x0C) before the link ended; the exchange times of both backends are printed.
+nearby's stop message (0x0C) before the link ended; and when the guest's `nearby accessory`
+(a GATT application and an advertisement through bluetoothd) ranged with the host's phone
+(`nearby range` on the peer's second controller, having found it by name), went idle when the
+phone left and stopped cleanly. The exchange times of both backends are printed.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ import base64
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -48,6 +53,63 @@ def wait_line(process: subprocess.Popen, pattern: str, timeout: float) -> str:
         elif process.poll() is not None:
             raise SystemExit(f'test-bluez: {process.args[:2]} ended before {pattern!r}')
     raise SystemExit(f'test-bluez: no {pattern!r} within {timeout} s')
+
+
+class Phone:
+    """The phone for the guest's `nearby accessory`: nearby's own host on the peer's second
+    controller finds the advertisement named "door" (`nearby scan`; with Privacy = device the
+    guest advertises from a resolvable private address), ranges with it until 5 updates, then
+    stops with SIGINT (the accessory then goes idle, which ends the guest's accessory phase)."""
+
+    def __init__(self, nearby: str, port: int, uwbs_port: int) -> None:
+        self.nearby, self.port, self.uwbs_port = nearby, port, uwbs_port
+        self.thread: threading.Thread | None = None
+        self.found = ''
+        self.updates = 0
+        self.last_distance: float | None = None
+        self.exchange: list[float] = []
+        self.status: int | None = None
+        self.error = ''
+
+    def start(self) -> None:
+        if self.thread is None:
+            self.thread = threading.Thread(target=self.run, daemon=True)
+            self.thread.start()
+
+    def join(self) -> None:
+        if self.thread is not None:
+            self.thread.join(150)
+
+    def run(self) -> None:
+        hci = f'tcp:127.0.0.1:{self.port}'
+        scan = subprocess.run([self.nearby, 'scan', '--name', 'door', '--duration', '20', '--json', '--hci', hci],
+                              capture_output=True, text=True, timeout=90)
+        seen = [json.loads(l) for l in scan.stdout.splitlines() if l.startswith('{')]
+        if not seen:
+            self.error = f'scan found no "door": {scan.stderr[-1500:]}'
+            return
+        self.found = f'{seen[0]["address"]}/{seen[0].get("address_type", "random")}'
+        store = f'/tmp/nearby-test-bluez-phone-{os.getpid()}.json'
+        phone = subprocess.Popen([self.nearby, 'range', self.found, '--hci', hci, '--uwb', f'tcp:127.0.0.1:{self.uwbs_port}',
+                                  '--json', '--store', store], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 90
+        for line in phone.stdout:
+            if '"event":"configured"' in line:
+                self.exchange.append(json.loads(line)['exchange_ms'])
+            if '"event":"update"' in line:
+                self.updates += 1
+                self.last_distance = json.loads(line).get('distance_m')
+            if self.updates >= 5 or time.monotonic() > deadline:
+                break
+        phone.send_signal(signal.SIGINT)
+        try:
+            rest, errors = phone.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            phone.kill()
+            rest, errors = phone.communicate()
+        self.status = phone.returncode
+        if self.updates < 5 or self.status != 0:
+            self.error = f'range: {errors[-1500:]}'
 
 
 def accelerator() -> list[str]:
@@ -85,8 +147,11 @@ def main() -> int:
         # Connection Complete; the kernel then timed out, cancelled an established link's
         # creation, and bluetoothctl's connect took 51 s with the services never resolved.
         strict = ['--strict']
-        peer_port, own_port = free_port(), free_port()
-        peer = start([options.python, os.path.join(ROOT, 'Tests/Peers/ble_peer.py'), '--port', str(peer_port), *ni, *strict],
+        peer_port, own_port, phone_port = free_port(), free_port(), free_port()
+        # --second-port: a second controller on the same air for the phone that ranges with the
+        # guest's `nearby accessory` (nearby's own host, on the host).
+        peer = start([options.python, os.path.join(ROOT, 'Tests/Peers/ble_peer.py'), '--port', str(peer_port), *ni, *strict,
+                      '--second-port', str(phone_port)],
                      env={'NEARBY_NI_UWBS': f'127.0.0.1:{uwbs_port}'})
         wait_line(peer, 'READY', 60)
 
@@ -118,6 +183,7 @@ def main() -> int:
             '-fsdev', 'local,id=sw,path=/opt/swift,security_model=none,readonly=on', '-device', 'virtio-9p-pci,fsdev=sw,mount_tag=swift',
             '-netdev', 'user,id=n0', '-device', 'virtio-net-pci,netdev=n0',
         ])
+        phone = Phone(nearby, phone_port, uwbs_port)
         lines: list[str] = []
         deadline = time.monotonic() + options.timeout
         while time.monotonic() < deadline:
@@ -132,6 +198,8 @@ def main() -> int:
                 lines.append(line)
                 if not line.startswith('GUEST-OUT BTSNOOP'):
                     print(line, flush=True)
+                if line.startswith('GUEST-OUT ACCESSORY-WAITING'):
+                    phone.start()
                 if line == 'GUEST-DONE':
                     break
             elif os.environ.get('NEARBY_QEMU_VERBOSE'):
@@ -159,13 +227,27 @@ def main() -> int:
             peer.kill()
             peer_output = peer.communicate()[0]
         stopped = 'NI-STOP' in peer_output
+        # The accessory role: the guest's accessory ranged with the host's phone and went idle, then stopped.
+        phone.join()
+        begin = next((i for i, l in enumerate(outputs) if l.startswith('ACCESSORY-STATUS')), len(outputs))
+        end = next((i for i, l in enumerate(outputs) if l == 'ACCESSORY-END'), len(outputs))
+        accessory_states = [json.loads(l).get('state') for l in outputs[begin:end] if l.startswith('{') and '"event":"state"' in l]
+        accessory_updates = next((int(l.split()[1]) for l in outputs if l.startswith('ACCESSORY-UPDATES')), 0)
+        accessory_status = next((l.split()[1] for l in outputs if l.startswith('ACCESSORY-STATUS')), '?')
+        accessory_ok = (accessory_status == '0' and accessory_updates >= 3 and 'ranging' in accessory_states
+                        and accessory_states[-1:] == ['stopped'] and phone.updates >= 5 and phone.status == 0)
+        print(f'guest accessory (nearby accessory through bluetoothd): status {accessory_status}, states {accessory_states}, '
+              f'updates {accessory_updates}; host phone: found {phone.found or "nothing"}, {phone.updates} updates '
+              f'(last {phone.last_distance} m), exit {phone.status}; configured exchange_ms={phone.exchange}', flush=True)
+        if phone.error:
+            print(f'host phone: {phone.error}', flush=True)
         print(f'guest: scan objects {len(scan)} (accessory found: {found}); Device1.Connect and services resolved: {resolved}; '
               f'range configured {len(configured)}, updates {updates}, clean stop with a summary: {summary} '
               f'({stop_seconds} s from SIGINT to exit); the accessory got the stop message: {stopped}', flush=True)
         if configured:
             print(f'BlueZ 5.66 in qemu (real bluetoothd, btattach to Bumble): configured exchange_ms={[c["exchange_ms"] for c in configured]}',
                   flush=True)
-        return 0 if found and resolved and configured and updates >= 5 and summary and stopped else 1
+        return 0 if found and resolved and configured and updates >= 5 and summary and stopped and accessory_ok else 1
     finally:
         for child in reversed(children):
             child.terminate()

@@ -26,6 +26,24 @@ from .controller import TestController, parse_failure
 from .phone import SCRIPTS as PHONE_SCRIPTS, start_phones
 from .transport import open_h4_transport
 
+
+class ConnectionAddressLink(bumble_link.LocalLink):
+    """Bumble's LocalLink, sending LE ACL data from the address the sender has *on that
+    connection*. The stock link sends it from the controller's random address, so a peripheral
+    advertising from an advertising set's own address (Linux with Privacy = device: the set's
+    resolvable private address, LE Set Advertising Set Random Address) reached the central under
+    an address the central does not know, and every ATT answer was dropped ("no connection for").
+    """
+
+    def send_acl_data(self, sender_controller, destination_address, transport, data):
+        connection = sender_controller.le_connections.get(destination_address)
+        destination = self.find_le_controller(destination_address) if connection is not None else None
+        if destination is None or transport != connection.transport:
+            super().send_acl_data(sender_controller, destination_address, transport, data)
+            return
+        source = connection.self_address
+        asyncio.get_running_loop().call_soon(lambda: destination.on_link_acl_data(source, transport, data))
+
 DEFAULT_ADDRESS = 'F0:F1:F2:F3:F4:F5'
 DEFAULT_C0_ADDRESS = 'C0:11:22:33:44:55'
 
@@ -119,7 +137,7 @@ class BLEPeer:
 
     async def start(self) -> None:
         options = self.options
-        link = bumble_link.LocalLink()
+        link = ConnectionAddressLink()
         self.transport = await open_h4_transport(options.transport)
         self.c0 = TestController(
             'C0',
