@@ -55,7 +55,7 @@ help:
 	@echo "make soak        8 accessories at 100 Hz for SOAK_SECONDS (1 hour): counts, RSS, CPU"
 	@echo "make soak-faults 8 accessories at 100 Hz through the USB emulator, with faults injected"
 	@echo "make test-loaded the whole suite RUNS times (10) with both cores kept busy (.build/loaded)"
-	@echo "make test-bluez  nearby through a real bluetoothd (Debian 12's) in a qemu guest, Bumble as its controller (doctor, scan, connect, range, accessory; part of make test: ~5 min to build the guest once, ~2 min a run; specs/ble-bluez.md §9.1)"
+	@echo "make test-bluez  nearby through a real bluetoothd (Debian 12's) in a qemu guest, Bumble as its controller (doctor, scan, connect, range, pair, accessory; part of make test: ~5 min to build the guest once, ~2 min a run; specs/ble-bluez.md §9.1)"
 
 ## Installation of what is missing ------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The commands `make test-bluez` runs in the guest, through the real bluetoothd: nearby's
 # doctor, scan (same JSON as over HCI), range with the Bumble NI accessory (the exchange time in
-# its configured event), then the accessory role (`nearby accessory`, a phone on the host ranges
+# its configured event), pairing with nearby's agent (numeric comparison) and forget, then the
+# accessory role (`nearby accessory`, a phone on the host ranges
 # with it). $NEARBY: the executable; $UWB: the host's virtual UWBS; $ACCESSORY: the
 # accessory's address. Lines: GUEST-OUT ... (the host parses them).
 set -u
@@ -40,6 +41,18 @@ grep -E '"event":"(configured|state|summary)"' /tmp/range.out
 grep -c '"event":"update"' /tmp/range.out | sed 's/^/RANGE-UPDATES /'
 tail -5 /tmp/range.err
 echo "RANGE-END"
+
+# Pairing through bluetoothd with nearby's agent: numeric comparison (the accessory displays and
+# confirms, --confirm answers here), the bond kept by BlueZ; then forget removes the device.
+timeout -k 10 -s INT 90 $NEARBY setup --pick first --timeout 30 --name Tag --pair --confirm --store /tmp/pair-store.json --json \
+  > /tmp/pair.out 2> /tmp/pair.err
+echo "PAIR-STATUS $?"
+cat /tmp/pair.out
+grep -E "paired|numeric comparison|error" /tmp/pair.err; tail -3 /tmp/pair.err
+echo "PAIR-BONDED $(busctl get-property org.bluez "$DEVICE" org.bluez.Device1 Paired 2>&1)"
+$NEARBY accessories forget Tag --store /tmp/pair-store.json 2>&1
+echo "FORGET-STATUS $? $(busctl get-property org.bluez "$DEVICE" org.bluez.Device1 Paired 2>&1 | head -1)"
+echo "PAIR-END"
 
 # The accessory role through bluetoothd: a GATT application and an advertisement ("door"); the
 # host's phone (nearby's own host on a second Bumble controller of the same air) finds it by
