@@ -20,6 +20,8 @@ public final class BlueZPeripheral: BLEPeripheral {
     private struct State {
         var application: BlueZApplication?
         var channels: [String: BlueZServerChannel] = [:]
+        /// Device paths whose channel was handed out as a `PeripheralLink`.
+        var announced: Set<String> = []
         var continuation: AsyncStream<PeripheralLink>.Continuation?
         var advertising = false
         var stopped = false
@@ -139,32 +141,56 @@ public final class BlueZPeripheral: BLEPeripheral {
     }
 
     /// The channel of the phone at `device` (the only one when BlueZ names none).
+    ///
+    /// bluetoothd signals `Connected` before it calls the application for that phone
+    /// (`AcquireNotify` when it subscribes, `WriteValue`), but the signal is handled by the
+    /// watcher task and the call on the D-Bus thread, so the call can come first. The channel is
+    /// then made here, from the object cache (updated on the D-Bus thread in the messages'
+    /// order, so it already says the phone is connected); the watcher hands it out. Without
+    /// this, a subscription that came first was lost and the phone never got an answer (seen
+    /// once in 7 runs through a real bluetoothd, `make test-bluez`).
     private func channel(for device: String?) -> BlueZServerChannel? {
-        state.withLock { state in
-            if let device { return state.channels[device] }
-            return state.channels.count == 1 ? state.channels.first?.value : nil
+        guard let device else {
+            return state.withLock { $0.channels.count == 1 ? $0.channels.first?.value : nil }
         }
+        if let channel = state.withLock({ $0.channels[device] }) { return channel }
+        guard bluez.properties(device, BlueZName.device)?["Connected"]?.bool == true else { return nil }
+        return makeChannel(device)
     }
 
-    private func connected(_ path: String) async {
-        guard let application = state.withLock({ $0.application }) else { return }
+    /// The phone's channel, made once per connection (by the watcher or by an early call).
+    private func makeChannel(_ path: String) -> BlueZServerChannel? {
+        guard let application = state.withLock({ $0.application }) else { return nil }
         let properties = bluez.properties(path, BlueZName.device) ?? [:]
-        guard let address = properties["Address"]?.string.flatMap(BluetoothAddress.init) else { return }
-        let made: BlueZServerChannel? = state.withLock { state in
-            guard state.channels[path] == nil, !state.stopped else { return nil }
+        guard let address = properties["Address"]?.string.flatMap(BluetoothAddress.init) else { return nil }
+        return state.withLock { state in
+            if let existing = state.channels[path] { return existing }
+            guard !state.stopped else { return nil }
             let channel = BlueZServerChannel(peerAddress: address, devicePath: path, application: application, bluez: bluez,
                                              pendingLifetime: application.pendingAnswerLifetime)
             state.channels[path] = channel
             return channel
         }
-        guard let made else { return }
-        logger.info("\(address) connected (\(bluez.backendName))")
+    }
+
+    /// From the watcher: the phone's link is handed out once, in the order of the signals.
+    private func connected(_ path: String) async {
+        guard let channel = makeChannel(path) else { return }
+        let first = state.withLock { state -> Bool in
+            guard state.channels[path] === channel else { return false }
+            return state.announced.insert(path).inserted
+        }
+        guard first else { return }
+        logger.info("\(channel.peerAddress) connected (\(bluez.backendName))")
         try? await advertise(false)
-        state.withLock { $0.continuation }?.yield(PeripheralLink(channel: made, peer: address.description))
+        state.withLock { $0.continuation }?.yield(PeripheralLink(channel: channel, peer: channel.peerAddress.description))
     }
 
     private func disconnected(_ path: String) async {
-        let channel = state.withLock { $0.channels.removeValue(forKey: path) }
+        let channel = state.withLock { state -> BlueZServerChannel? in
+            state.announced.remove(path)
+            return state.channels.removeValue(forKey: path)
+        }
         guard let channel else { return }
         logger.info("\(channel.peerAddress) disconnected")
         channel.linkEnded(reason: .unspecifiedError)
@@ -181,7 +207,10 @@ public final class BlueZPeripheral: BLEPeripheral {
     private func daemonGone(_ detail: String) {
         let (channels, continuation) = state.withLock { state in
             state.gone = true
-            defer { state.channels.removeAll() }
+            defer {
+                state.channels.removeAll()
+                state.announced.removeAll()
+            }
             return (Array(state.channels.values), state.continuation)
         }
         logger.error("\(BlueZError.daemonGone(detail: detail))")
