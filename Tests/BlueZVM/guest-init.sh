@@ -5,17 +5,19 @@
 # Every line the host reads starts with GUEST-.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 # (The image's /sbin/nearby-init mounted /proc, /sys, /dev and the worktree, then ran this.)
+say() { echo "GUEST-$*" > /dev/ttyS0; }
+arg() { sed -n "s/.*nearby.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+WORKTREE=$(arg worktree); SWIFT=$(arg swift)
 mkdir -p /dev/pts /run /tmp
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /tmp
+# A tmpfs on /tmp would hide a worktree checked out under /tmp (mounted there already); the
+# root is a throw-away snapshot, so /tmp on it is as good.
+case "$WORKTREE" in /tmp/*) ;; *) mount -t tmpfs tmpfs /tmp ;; esac
 hostname nearby-bluez-vm
-say() { echo "GUEST-$*" > /dev/ttyS0; }
-arg() { sed -n "s/.*nearby.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 say "BOOTED kernel=$(uname -r)"
 
 # The Swift runtime at the same path as on the host (read-only), so nearby's RUNPATH holds.
-WORKTREE=$(arg worktree); SWIFT=$(arg swift)
 mkdir -p "$SWIFT"
 mount -t 9p -o trans=virtio,version=9p2000.L,ro swift "$SWIFT" || say "ERROR mount swift"
 
