@@ -111,10 +111,10 @@ class Phone:
                 break
         phone.send_signal(signal.SIGINT)
         try:
-            rest, errors = phone.communicate(timeout=60)
+            _, errors = phone.communicate(timeout=60)
         except subprocess.TimeoutExpired:
             phone.kill()
-            rest, errors = phone.communicate()
+            _, errors = phone.communicate()
         self.status = phone.returncode
         if self.updates < 5 or self.status != 0:
             self.error = f'range: {errors[-1500:]}'

@@ -375,12 +375,17 @@ class Central:
             return
         if device.connection is None:
             raise BlueZError('NotConnected', 'Not Connected')
-        connection = device.connection
         report(f'BLUEZ-DISCONNECT-REQUESTED address={device.address}')
-        # bluetoothd ends the link DISCONNECT_TIMER (2 s) after the call (src/device.c
-        # device_request_disconnect -> disconnect_all), and answers once it ended: what the client
-        # wrote before (a Write Command through the AcquireWrite socket, e.g. NI's 0x0C stop) is
-        # on the air first.
+        await self.request_disconnect(device)
+
+    async def request_disconnect(self, device: RemoteDevice) -> None:
+        """src/device.c device_request_disconnect: the link ends DISCONNECT_TIMER (2 s) after the
+        call (disconnect_all), and the caller is answered once it ended, so what the client wrote
+        before (a Write Command through the AcquireWrite socket, e.g. NI's 0x0C stop) is on the
+        air first. Disconnect and RemoveDevice of a connected device both go through it."""
+        connection = device.connection
+        if connection is None:
+            return
         await asyncio.sleep(self.daemon.options.disconnect_timer)
         if device.connection is not connection:
             return
@@ -392,16 +397,12 @@ class Central:
 
     async def remove_device(self, obj, path, sender=None):
         # src/adapter.c remove_device: a connected device goes through device_request_disconnect
-        # (its DISCONNECT_TIMER) before it is removed.
+        # before it is removed.
         device = self.devices.get(str(path))
         if device is None:
             raise BlueZError('DoesNotExist', 'Does Not Exist')
         self.daemon.require_powered()
-        if device.connection is not None:
-            connection = device.connection
-            await asyncio.sleep(self.daemon.options.disconnect_timer)
-            if device.connection is connection:
-                await connection.disconnect()
+        await self.request_disconnect(device)
         if self.devices.get(str(path)) is not device:
             return
         del self.devices[str(path)]
